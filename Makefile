@@ -1,0 +1,43 @@
+# Two entry points (see README): `make dev` and `make test`. Both install what they need first.
+PYTHON ?= python3
+TOOLS := .tools
+UV := $(TOOLS)/bin/uv
+VENV := .venv
+UV_VERSION := 0.13.9
+
+export UV_PYTHON_DOWNLOADS := never
+export UV_COMPILE_BYTECODE := 1
+
+.PHONY: setup dev test lint typecheck pytest bench clean
+
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(VENV)/.synced: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+setup: $(VENV)/.synced
+
+dev: setup
+	$(VENV)/bin/a2a-serverless dev $(ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: setup
+	$(VENV)/bin/mypy
+
+pytest: setup
+	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
+
+test: lint typecheck pytest
+
+bench: setup
+	$(VENV)/bin/python bench/cold_start.py
+	$(VENV)/bin/python bench/warm_latency.py
+
+clean:
+	rm -rf $(VENV) $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage

@@ -1,0 +1,52 @@
+"""The ``a2a-serverless`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from a2a_core.settings import Settings, SettingsError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="a2a-serverless", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    dev = commands.add_parser("dev", help="run the agent server and a worker locally")
+    dev.add_argument("--host", default="127.0.0.1", help="interface to bind (default: 127.0.0.1)")
+    dev.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default: 8000)")
+    dev.add_argument("--agent", help="the agent as package.module:attribute (default: the echo example)")
+    dev.add_argument("--backend", choices=["memory"], help="where tasks live (default: memory)")
+    dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    args = parser.parse_args(argv)
+    try:
+        return run_dev(args)
+    except SettingsError as error:
+        print(f"a2a-serverless: {error}", file=sys.stderr)
+        return 2
+
+
+def run_dev(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from a2a_core.dev import banner, bind, build_dev_stack
+    from a2a_core.service import load_agent
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    settings = Settings.from_env(agent=args.agent, backend=args.backend)
+    stack = build_dev_stack(settings, load_agent(settings.agent))
+    sock = bind(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    print(banner(f"http://{host}:{port}/"), flush=True)
+    config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(server.serve(sockets=[sock]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""Domain errors, each carrying the JSON-RPC code the protocol assigns to it.
+
+The JSON-RPC layer maps these to error responses in one place (`jsonrpc.py`); everything below
+it raises them and never builds error payloads itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+# Metadata key on a task's failure message naming the JSON-RPC error a blocking caller gets for it.
+ERROR_CODE_KEY = "a2aServerlessErrorCode"
+
+
+class A2AError(Exception):
+    code: ClassVar[int] = -32603
+    default_message: ClassVar[str] = "Internal error"
+
+    def __init__(self, message: str | None = None, *, data: Any = None) -> None:
+        self.message = message or self.default_message
+        self.data = data
+        super().__init__(self.message)
+
+
+class JSONParseError(A2AError):
+    code = -32700
+    default_message = "Invalid JSON payload"
+
+
+class InvalidRequestError(A2AError):
+    code = -32600
+    default_message = "Request payload validation error"
+
+
+class MethodNotFoundError(A2AError):
+    code = -32601
+    default_message = "Method not found"
+
+
+class InvalidParamsError(A2AError):
+    code = -32602
+    default_message = "Invalid parameters"
+
+
+class InternalError(A2AError):
+    code = -32603
+    default_message = "Internal error"
+
+
+class TaskNotFoundError(A2AError):
+    code = -32001
+    default_message = "Task not found"
+
+
+class TaskNotCancelableError(A2AError):
+    code = -32002
+    default_message = "Task cannot be canceled"
+
+
+class PushNotificationNotSupportedError(A2AError):
+    code = -32003
+    default_message = "Push Notification is not supported"
+
+
+class UnsupportedOperationError(A2AError):
+    code = -32004
+    default_message = "This operation is not supported"
+
+
+class ContentTypeNotSupportedError(A2AError):
+    code = -32005
+    default_message = "Incompatible content types"
+
+
+class InvalidAgentResponseError(A2AError):
+    code = -32006
+    default_message = "Invalid agent response"
+
+
+class InvalidTransitionError(InvalidParamsError):
+    """A write asked for a state change the task lifecycle does not allow."""
+
+
+class ConcurrentUpdateError(Exception):
+    """Another writer appended to the task log first; reload and decide again.
+
+    Raised by store adapters when the optimistic version check fails. Never reaches a client:
+    the task ledger retries or turns it into a lifecycle error.
+    """
+
+
+class TaskCanceledError(Exception):
+    """Raised inside an agent's run when its task was canceled by a client."""

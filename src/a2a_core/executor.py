@@ -1,0 +1,192 @@
+"""The agent author's API: an executor runs one turn of a task through a `TaskContext`.
+
+A turn starts when a client sends a message (a new task, or a reply to input-required) and ends
+when the agent completes, fails, rejects, asks for input or auth, or the task is canceled. The
+context is the only handle the agent needs: it reads the message and history, and each call that
+emits something is one durable write to the task log that clients see at once.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeAlias
+
+from a2a_core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
+from a2a_core.ledger import Change, TaskLedger, status
+from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.records import ArtifactUpdated, Commit
+from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
+
+Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]
+
+
+class TaskContext:
+    """Everything an agent sees and does during one turn of one task.
+
+    Emitting methods raise `TaskCanceledError` when a client canceled the task meanwhile; let it
+    propagate (the worker records nothing more) or catch it to clean up.
+    """
+
+    def __init__(self, ledger: TaskLedger, task: Task, run_id: str) -> None:
+        self._ledger = ledger
+        self.task = task
+        self.run_id = run_id
+        self.ended = False
+
+    @property
+    def task_id(self) -> str:
+        return self.task.id
+
+    @property
+    def context_id(self) -> str:
+        return self.task.context_id
+
+    @property
+    def history(self) -> list[Message]:
+        return list(self.task.history or [])
+
+    @property
+    def message(self) -> Message:
+        """The user message that started this turn."""
+        return next(m for m in reversed(self.history) if m.role == Role.user)
+
+    @property
+    def text(self) -> str:
+        """The text parts of `message`, joined by newlines."""
+        return "\n".join(p.text for p in self.message.parts if isinstance(p, TextPart))
+
+    async def is_canceled(self) -> bool:
+        """Look at the task now (one read); True once a client has canceled it."""
+        return (await self._ledger.head(self.task_id)).state == TaskState.canceled
+
+    async def update(self, content: Content | None = None) -> None:
+        """Report progress: a ``working`` status, optionally with a message to the client."""
+        await self._status(TaskState.working, content)
+
+    async def artifact(
+        self,
+        content: Content,
+        *,
+        artifact_id: str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        append: bool = False,
+        last_chunk: bool | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> str:
+        """Emit an artifact, or one chunk of it (``append=True`` adds to ``artifact_id``).
+
+        Returns the artifact id, so a streamed artifact is `artifact_id = await ctx.artifact(first)`
+        followed by ``ctx.artifact(chunk, artifact_id=artifact_id, append=True)`` calls and a last
+        one with ``last_chunk=True``.
+        """
+        artifact = Artifact(
+            artifact_id=artifact_id or str(uuid.uuid4()),
+            name=name,
+            description=description,
+            parts=to_parts(content),
+            metadata=metadata,
+        )
+        event = ArtifactUpdated(seq=0, artifact=artifact, append=append, last_chunk=last_chunk)
+        await self._write([event])
+        return artifact.artifact_id
+
+    async def complete(self, content: Content | None = None) -> None:
+        """End the task successfully, optionally with a final message."""
+        await self._status(TaskState.completed, content)
+
+    async def ask(self, content: Content) -> None:
+        """End the turn asking the client for input (``input-required``)."""
+        await self._status(TaskState.input_required, content)
+
+    async def require_auth(self, content: Content) -> None:
+        """End the turn asking the client to authenticate (``auth-required``)."""
+        await self._status(TaskState.auth_required, content)
+
+    async def fail(self, content: Content | None = None, *, metadata: dict[str, Any] | None = None) -> None:
+        """End the task as failed; ``metadata`` goes on the failure message."""
+        await self._status(TaskState.failed, content, metadata)
+
+    async def reject(self, content: Content | None = None) -> None:
+        await self._status(TaskState.rejected, content)
+
+    def agent_message(self, content: Content, metadata: dict[str, Any] | None = None) -> Message:
+        return Message(
+            role=Role.agent,
+            parts=to_parts(content),
+            message_id=str(uuid.uuid4()),
+            task_id=self.task_id,
+            context_id=self.context_id,
+            metadata=metadata,
+        )
+
+    async def _status(
+        self, state: TaskState, content: Content | None, metadata: dict[str, Any] | None = None
+    ) -> None:
+        message = None if content is None else self.agent_message(content, metadata)
+        await self._write([status(state, message)])
+        if state in RETURN_STATES:
+            self.ended = True
+
+    async def _write(self, events: list[Any]) -> Commit:
+        if self.ended:
+            raise InvalidTransitionError("This turn has ended; the agent cannot emit more")
+
+        def decide(head: Commit) -> Change:
+            if head.state == TaskState.canceled:
+                raise TaskCanceledError(f"Task {self.task_id} was canceled")
+            if head.run is None or head.run.run_id != self.run_id:
+                raise TaskCanceledError(f"Task {self.task_id} moved on to another turn")
+            return Change(events)
+
+        commit = await self._ledger.write(self.task_id, decide)
+        assert commit is not None
+        return commit
+
+
+class AgentExecutor(ABC):
+    """Runs the agent for one turn. Subclass it, or pass a plain async function instead.
+
+    `execute` emits through the context and returns. If it returns without ending the turn the
+    task is completed (with the returned content as the final message, if any); if it raises, the
+    task fails with a generic message (the exception is logged, never shown to clients).
+    """
+
+    @abstractmethod
+    async def execute(self, ctx: TaskContext) -> Content | None: ...
+
+
+AgentFunction = Callable[[TaskContext], Awaitable[Content | None]]
+
+
+class FunctionExecutor(AgentExecutor):
+    def __init__(self, function: AgentFunction) -> None:
+        self.function = function
+
+    async def execute(self, ctx: TaskContext) -> Content | None:
+        return await self.function(ctx)
+
+
+def as_executor(agent: AgentExecutor | AgentFunction) -> AgentExecutor:
+    if isinstance(agent, AgentExecutor):
+        return agent
+    if callable(agent):
+        return FunctionExecutor(agent)
+    raise TypeError(f"{agent!r} is neither an AgentExecutor nor an async function")
+
+
+def to_parts(content: Content) -> list[Part]:
+    """Parts from what an agent emits; raises `InvalidAgentResponseError` for anything else."""
+    if isinstance(content, str):
+        return [TextPart(text=content)]
+    if isinstance(content, dict):
+        return [DataPart(data=content)]
+    if isinstance(content, TextPart | FilePart | DataPart):
+        return [content]
+    if isinstance(content, Sequence) and all(isinstance(p, TextPart | FilePart | DataPart) for p in content):
+        return list(content)
+    raise InvalidAgentResponseError(
+        f"agent content must be str, dict, a Part or a list of Parts, not {type(content).__name__}"
+    )

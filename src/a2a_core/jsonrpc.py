@@ -1,0 +1,130 @@
+"""JSON-RPC 2.0 over one POST endpoint: one method table, one place that maps errors to codes.
+
+Every request body, however malformed, gets a well-formed JSON-RPC response with the request's
+``id`` echoed when it could be read (``null`` otherwise). Unexpected exceptions become -32603
+with no detail; the traceback goes to the log only.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from a2a_core.engine import Caller
+from a2a_core.errors import (
+    A2AError,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONParseError,
+    MethodNotFoundError,
+)
+
+logger = logging.getLogger(__name__)
+
+RequestId = str | int | None
+Handler = Callable[[Any, Caller], Awaitable[BaseModel | None]]
+
+
+@dataclass(frozen=True)
+class Method:
+    params: type[BaseModel]
+    handler: Handler
+
+
+@dataclass(frozen=True)
+class Call:
+    """A request that passed every check up to its params."""
+
+    id: RequestId
+    method: str
+    params: BaseModel
+
+
+class Dispatcher:
+    def __init__(self, methods: Mapping[str, Method]) -> None:
+        self.methods = dict(methods)
+
+    def parse(self, body: bytes) -> Call:
+        """Validate a request body; raises `RequestError` carrying the id it could read."""
+        try:
+            payload = json.loads(body)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
+        if not isinstance(payload, dict):
+            kind = "Batch requests are not supported" if isinstance(payload, list) else "not an object"
+            raise RequestError(None, InvalidRequestError(f"Request must be a JSON-RPC object ({kind})"))
+        request_id = payload.get("id")
+        if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
+            raise RequestError(None, InvalidRequestError("Request id must be a string, an integer or null"))
+        if payload.get("jsonrpc") != "2.0":
+            raise RequestError(request_id, InvalidRequestError('Field "jsonrpc" must be exactly "2.0"'))
+        name = payload.get("method")
+        if not isinstance(name, str):
+            raise RequestError(request_id, InvalidRequestError('Field "method" must be a string'))
+        method = self.methods.get(name)
+        if method is None:
+            raise RequestError(request_id, MethodNotFoundError(f"Method {name!r} not found"))
+        params = payload.get("params")
+        if not isinstance(params, dict):
+            detail = "is required" if params is None else "must be an object"
+            raise RequestError(request_id, InvalidParamsError(f'Field "params" {detail} for {name}'))
+        try:
+            return Call(request_id, name, method.params.model_validate(params))
+        except ValidationError as error:
+            raise RequestError(request_id, invalid_params(error)) from None
+
+    async def dispatch(self, body: bytes, caller: Caller) -> bytes:
+        """The complete JSON response body for a request body."""
+        try:
+            call = self.parse(body)
+        except RequestError as error:
+            return error_body(error.request_id, error.error)
+        return await self.run(call, caller)
+
+    async def run(self, call: Call, caller: Caller) -> bytes:
+        try:
+            result = await self.methods[call.method].handler(call.params, caller)
+        except A2AError as error:
+            return error_body(call.id, error)
+        except Exception:
+            logger.exception("internal error in %s", call.method)
+            return error_body(call.id, InternalError())
+        return result_body(call.id, result)
+
+
+class RequestError(Exception):
+    def __init__(self, request_id: RequestId, error: A2AError) -> None:
+        super().__init__(error.message)
+        self.request_id = request_id
+        self.error = error
+
+
+def invalid_params(error: ValidationError) -> InvalidParamsError:
+    details = [
+        {"field": ".".join(str(part) for part in e["loc"]), "message": e["msg"], "type": e["type"]}
+        for e in error.errors(include_url=False, include_input=False, include_context=False)
+    ]
+    first = details[0]
+    return InvalidParamsError(
+        f"Invalid params: {first['field'] or 'params'}: {first['message']}", data=details
+    )
+
+
+def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:
+    head = b'{"jsonrpc":"2.0","id":' + json.dumps(request_id).encode() + b',"result":'
+    if result is None:
+        return head + b"null}"
+    return head + result.model_dump_json(by_alias=True, exclude_none=True).encode() + b"}"
+
+
+def error_body(request_id: RequestId, error: A2AError) -> bytes:
+    payload: dict[str, Any] = {"code": error.code, "message": error.message}
+    if error.data is not None:
+        payload["data"] = error.data
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": payload}).encode()

@@ -1,0 +1,155 @@
+"""Task lifecycle on top of a `TaskStore`: every write of every component goes through here.
+
+Each write reads the task's head, lets the caller decide what to append given that head (or to
+append nothing), checks every status change against the state machine, and appends the commit
+at the next sequence number. If another writer won the race the whole decision is taken again
+on the new head, so a decision is never made on stale state: a cancel and a completion racing
+end in exactly one terminal state, and a duplicate request finds its own earlier write.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from a2a_core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
+from a2a_core.lifecycle import check_transition, is_terminal
+from a2a_core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged, fold
+from a2a_core.store import TaskStore
+from a2a_core.types import Message, Task, TaskState, TaskStatus
+
+_KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a writer wants appended; sequence numbers are assigned by the ledger."""
+
+    events: list[MessageAdded | StatusChanged | ArtifactUpdated]
+    run: RunLease | None = field(default=_KEEP)
+
+
+Decide = Callable[[Commit], Change | None]
+
+
+def status(state: TaskState, message: Message | None = None) -> StatusChanged:
+    return StatusChanged(seq=0, status=TaskStatus(state=state, message=message))
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class TaskLedger:
+    def __init__(
+        self,
+        store: TaskStore,
+        *,
+        clock: Callable[[], float] = time.time,
+        max_races: int = 50,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._max_races = max_races
+
+    async def create(
+        self,
+        *,
+        task_id: str,
+        context_id: str,
+        message: Message,
+        run_id: str,
+        metadata: dict[str, object] | None = None,
+    ) -> tuple[Task, bool]:
+        """Create a submitted task; returns (task, created). Idempotent on ``task_id``."""
+        commit = Commit(
+            task_id=task_id,
+            context_id=context_id,
+            first_seq=1,
+            events=(
+                MessageAdded(seq=1, message=message),
+                StatusChanged(seq=2, status=TaskStatus(state=TaskState.submitted, timestamp=now_iso())),
+            ),
+            state=TaskState.submitted,
+            run=RunLease(run_id=run_id),
+            created_at=self._clock(),
+            metadata=metadata,
+        )
+        try:
+            await self.store.append(commit)
+        except ConcurrentUpdateError:
+            return await self.load(task_id), False
+        return fold([commit]), True
+
+    async def load(self, task_id: str, history_length: int | None = None) -> Task:
+        commits = await self.store.read(task_id)
+        if not commits:
+            raise TaskNotFoundError(f"Task {task_id} not found")
+        return fold(commits, history_length=history_length)
+
+    async def head(self, task_id: str) -> Commit:
+        head = await self.store.head(task_id)
+        if head is None:
+            raise TaskNotFoundError(f"Task {task_id} not found")
+        return head
+
+    async def write(self, task_id: str, decide: Decide) -> Commit | None:
+        """Append what ``decide(head)`` returns; None if it chose to append nothing.
+
+        ``decide`` may raise a domain error to refuse; it is called again on the fresh head
+        whenever another writer got there first.
+        """
+        for _ in range(self._max_races):
+            head = await self.head(task_id)
+            change = decide(head)
+            if change is None:
+                return None
+            commit = self._next_commit(head, change)
+            try:
+                await self.store.append(commit)
+            except ConcurrentUpdateError:
+                continue
+            return commit
+        raise InternalError(f"Task {task_id} is too busy: gave up after {self._max_races} write races")
+
+    async def wait_for(
+        self, task_id: str, states: Collection[TaskState], timeout: float, *, poll: float = 0.05
+    ) -> Commit:
+        """The head once the task reaches one of ``states``, or the head when ``timeout`` runs out.
+
+        Polls with backoff (0.05 s growing to 1 s) on stores that cannot push appends to us.
+        """
+        deadline = time.monotonic() + timeout
+        head = await self.head(task_id)
+        while head.state not in states and (remaining := deadline - time.monotonic()) > 0:
+            await self.store.wait_for_append(task_id, head.last_seq, min(remaining, poll))
+            poll = min(poll * 1.5, 1.0)
+            head = await self.head(task_id)
+        return head
+
+    def _next_commit(self, head: Commit, change: Change) -> Commit:
+        state = head.state
+        events: list[LogEvent] = []
+        for offset, event in enumerate(change.events):
+            seq = head.next_seq + offset
+            if isinstance(event, StatusChanged):
+                check_transition(state, event.status.state)
+                state = event.status.state
+                if event.status.timestamp is None:
+                    event = event.model_copy(
+                        update={"status": event.status.model_copy(update={"timestamp": now_iso()})}
+                    )
+            elif is_terminal(state):
+                check_transition(state, TaskState.working)  # raises: nothing is added after the end
+            events.append(event.model_copy(update={"seq": seq}))
+        return Commit(
+            task_id=head.task_id,
+            context_id=head.context_id,
+            first_seq=head.next_seq,
+            events=tuple(events),
+            state=state,
+            run=head.run if change.run is _KEEP else change.run,
+            created_at=self._clock(),
+        )

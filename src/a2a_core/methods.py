@@ -1,0 +1,45 @@
+"""The A2A 0.2.5 method table: method name -> (params model, handler)."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from a2a_core.engine import Caller, TaskEngine
+from a2a_core.errors import PushNotificationNotSupportedError, UnsupportedOperationError
+from a2a_core.jsonrpc import Method
+from a2a_core.types import (
+    DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams,
+    ListTaskPushNotificationConfigParams,
+    MessageSendParams,
+    TaskIdParams,
+    TaskPushNotificationConfig,
+    TaskQueryParams,
+)
+
+
+async def _streaming_disabled(params: Any, caller: Caller) -> NoReturn:
+    raise UnsupportedOperationError(
+        "Streaming is not enabled on this server (capabilities.streaming is false); "
+        "use message/send and tasks/get"
+    )
+
+
+async def _push_disabled(params: Any, caller: Caller) -> NoReturn:
+    raise PushNotificationNotSupportedError(
+        "This agent does not send push notifications (capabilities.pushNotifications is false)"
+    )
+
+
+def a2a_methods(engine: TaskEngine) -> dict[str, Method]:
+    return {
+        "message/send": Method(MessageSendParams, engine.send_message),
+        "message/stream": Method(MessageSendParams, _streaming_disabled),
+        "tasks/get": Method(TaskQueryParams, engine.get_task),
+        "tasks/cancel": Method(TaskIdParams, engine.cancel_task),
+        "tasks/resubscribe": Method(TaskIdParams, _streaming_disabled),
+        "tasks/pushNotificationConfig/set": Method(TaskPushNotificationConfig, _push_disabled),
+        "tasks/pushNotificationConfig/get": Method(GetTaskPushNotificationConfigParams, _push_disabled),
+        "tasks/pushNotificationConfig/list": Method(ListTaskPushNotificationConfigParams, _push_disabled),
+        "tasks/pushNotificationConfig/delete": Method(DeleteTaskPushNotificationConfigParams, _push_disabled),
+    }

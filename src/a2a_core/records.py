@@ -1,0 +1,146 @@
+"""What the task log stores: commits of events, and the task they fold into.
+
+A task is an append-only log. Each write is one `Commit`: one or more events with consecutive
+per-task sequence numbers, plus the task's state *after* the commit. Appending a commit is the
+only way anything about a task changes, and store adapters accept a commit only at the next free
+sequence number, so the log doubles as the optimistic-concurrency version: two writers that read
+the same head race for the same key and exactly one wins. One commit is one storage item (one
+DynamoDB write, no transaction), and no item grows with the task's history.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.types import (
+    Artifact,
+    Message,
+    Task,
+    TaskArtifactUpdateEvent,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdateEvent,
+)
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class MessageAdded(_Record):
+    """A user message entered the task (the first one, or a reply to input-required)."""
+
+    kind: Literal["message"] = "message"
+    seq: int
+    message: Message
+
+
+class StatusChanged(_Record):
+    kind: Literal["status"] = "status"
+    seq: int
+    status: TaskStatus
+
+
+class ArtifactUpdated(_Record):
+    kind: Literal["artifact"] = "artifact"
+    seq: int
+    artifact: Artifact
+    append: bool = False
+    last_chunk: bool | None = None
+
+
+LogEvent = Annotated[MessageAdded | StatusChanged | ArtifactUpdated, Field(discriminator="kind")]
+
+
+class RunLease(_Record):
+    """Which agent run owns the task's current turn.
+
+    ``run_id`` is set when a turn is requested (task created or continued); ``lease_until`` is
+    set when a worker claims it and tells other deliveries of the same operation whether that
+    worker may still be alive.
+    """
+
+    run_id: str
+    lease_until: float | None = None
+    attempt: int = 0
+
+
+class Commit(_Record):
+    task_id: str
+    context_id: str
+    first_seq: int = Field(ge=1)
+    events: tuple[LogEvent, ...] = Field(min_length=1)
+    state: TaskState
+    run: RunLease | None = None
+    created_at: float
+    metadata: dict[str, object] | None = None
+
+    @property
+    def last_seq(self) -> int:
+        return self.first_seq + len(self.events) - 1
+
+    @property
+    def next_seq(self) -> int:
+        return self.last_seq + 1
+
+
+StreamEvent = TaskStatusUpdateEvent | TaskArtifactUpdateEvent
+
+
+def to_stream_event(event: LogEvent, *, task_id: str, context_id: str) -> StreamEvent | None:
+    """The protocol event a client sees for a log event (user messages are not streamed)."""
+    if isinstance(event, StatusChanged):
+        return TaskStatusUpdateEvent(
+            task_id=task_id,
+            context_id=context_id,
+            status=event.status,
+            final=event.status.state in RETURN_STATES,
+        )
+    if isinstance(event, ArtifactUpdated):
+        return TaskArtifactUpdateEvent(
+            task_id=task_id,
+            context_id=context_id,
+            artifact=event.artifact,
+            append=event.append or None,
+            last_chunk=event.last_chunk,
+        )
+    return None
+
+
+def fold(commits: list[Commit], *, history_length: int | None = None) -> Task:
+    """Rebuild the Task a client sees from its whole log (commits in sequence order)."""
+    first = commits[0]
+    history: list[Message] = []
+    artifacts: dict[str, Artifact] = {}
+    status = TaskStatus(state=TaskState.submitted)
+    for commit in commits:
+        for event in commit.events:
+            if isinstance(event, MessageAdded):
+                history.append(event.message)
+            elif isinstance(event, StatusChanged):
+                status = event.status
+                if event.status.message is not None:
+                    history.append(event.status.message)
+            else:
+                artifacts[event.artifact.artifact_id] = _merge(
+                    artifacts.get(event.artifact.artifact_id), event
+                )
+    if history_length is not None:
+        history = history[-history_length:] if history_length else []
+    return Task(
+        id=first.task_id,
+        context_id=first.context_id,
+        status=status,
+        history=history,
+        artifacts=list(artifacts.values()) or None,
+        metadata=first.metadata,
+    )
+
+
+def _merge(existing: Artifact | None, update: ArtifactUpdated) -> Artifact:
+    if existing is None or not update.append:
+        return update.artifact
+    return existing.model_copy(update={"parts": [*existing.parts, *update.artifact.parts]})

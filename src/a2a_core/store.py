@@ -1,0 +1,94 @@
+"""The task store port and its in-memory adapter.
+
+The port is deliberately tiny: append a commit at the next sequence number, read the head,
+read the log. Everything the protocol means by a task (state machine, history, artifacts) is
+built on top of it by `TaskLedger`, so adapters stay simple and share one contract suite.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from abc import ABC, abstractmethod
+
+from a2a_core.errors import ConcurrentUpdateError
+from a2a_core.notify import Notifier
+from a2a_core.records import Commit
+
+
+class TaskStore(ABC):
+    """Durable, append-only task logs."""
+
+    @abstractmethod
+    async def append(self, commit: Commit) -> None:
+        """Store ``commit`` as the next entry of its task's log.
+
+        Succeeds only if no commit of that task starts at ``commit.first_seq`` yet, and (for
+        ``first_seq > 1``) the task exists. Raises `ConcurrentUpdateError` when another writer got
+        that sequence number first (or, for ``first_seq == 1``, the task already exists). Not
+        idempotent by itself: the ledger decides what a lost race means.
+        """
+
+    @abstractmethod
+    async def head(self, task_id: str) -> Commit | None:
+        """The task's latest commit (its current state), or None if the task does not exist.
+
+        Strongly consistent: reflects every append that has returned.
+        """
+
+    @abstractmethod
+    async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
+        """Commits holding any event with ``seq > after_seq``, in order; [] for an unknown task."""
+
+    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
+        """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds.
+
+        Adapters that can be told about appends (in-process) wake early; remote ones just sleep
+        and let the caller poll. Never raises on timeout.
+        """
+        await asyncio.sleep(timeout)
+
+
+class InMemoryTaskStore(TaskStore):
+    """Logs kept in this process; commits are serialized, so readers never share objects."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # Per task: (first_seq, last_seq, serialized commit), in order.
+        self._logs: dict[str, list[tuple[int, int, bytes]]] = {}
+        self._notifier = Notifier()
+
+    async def append(self, commit: Commit) -> None:
+        entry = (commit.first_seq, commit.last_seq, commit.model_dump_json().encode())
+        with self._lock:
+            log = self._logs.get(commit.task_id)
+            if commit.first_seq == 1:
+                if log is not None:
+                    raise ConcurrentUpdateError(f"task {commit.task_id} already exists")
+                self._logs[commit.task_id] = [entry]
+            else:
+                if log is None:
+                    raise ConcurrentUpdateError(f"task {commit.task_id} does not exist")
+                if log[-1][1] + 1 != commit.first_seq:
+                    raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken")
+                log.append(entry)
+        self._notifier.notify(commit.task_id)
+
+    async def head(self, task_id: str) -> Commit | None:
+        with self._lock:
+            log = self._logs.get(task_id)
+            blob = log[-1][2] if log else None
+        return None if blob is None else Commit.model_validate_json(blob)
+
+    async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
+        with self._lock:
+            blobs = [blob for _, last, blob in self._logs.get(task_id, ()) if last > after_seq]
+        return [Commit.model_validate_json(blob) for blob in blobs]
+
+    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
+        await self._notifier.wait(task_id, timeout, ready=lambda: self._last_seq(task_id) > after_seq)
+
+    def _last_seq(self, task_id: str) -> int:
+        with self._lock:
+            log = self._logs.get(task_id)
+            return log[-1][1] if log else 0

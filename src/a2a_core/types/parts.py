@@ -1,0 +1,58 @@
+"""Message and artifact parts: text, file (inline bytes or a URI) and structured data."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+
+from a2a_core.types._base import DEFER, A2ABaseModel
+
+
+class PartBase(A2ABaseModel):
+    """Base properties common to all message parts."""
+
+    metadata: dict[str, Any] | None = None
+
+
+class TextPart(PartBase):
+    """Represents a text segment within parts."""
+
+    kind: Literal["text"] = "text"
+    text: str
+
+
+class FileBase(A2ABaseModel):
+    """Represents the base entity for FileParts."""
+
+    mime_type: str | None = None
+    name: str | None = None
+
+
+class FileWithBytes(FileBase):
+    """The variant where 'bytes' (base64) is present and 'uri' is absent."""
+
+    bytes: str
+
+
+class FileWithUri(FileBase):
+    """The variant where 'uri' is present and 'bytes' is absent."""
+
+    uri: str
+
+
+class FilePart(PartBase):
+    """Represents a File segment within parts."""
+
+    kind: Literal["file"] = "file"
+    file: FileWithBytes | FileWithUri
+
+
+class DataPart(PartBase):
+    """Represents a structured data segment within a message part."""
+
+    kind: Literal["data"] = "data"
+    data: dict[str, Any]
+
+
+Part = Annotated[TextPart | FilePart | DataPart, Field(discriminator="kind")]
+
+part_adapter: TypeAdapter[TextPart | FilePart | DataPart] = TypeAdapter(Part, config=DEFER)

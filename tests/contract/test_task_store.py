@@ -1,0 +1,125 @@
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from a2a_core.errors import ConcurrentUpdateError
+from a2a_core.records import Commit, MessageAdded, StatusChanged
+from a2a_core.store import TaskStore
+from a2a_core.types import Message, Role, TaskState, TaskStatus, TextPart
+
+pytestmark = pytest.mark.anyio
+
+
+def commit(task_id: str, first_seq: int, *states: TaskState) -> Commit:
+    events: list[MessageAdded | StatusChanged] = [
+        StatusChanged(seq=first_seq + i, status=TaskStatus(state=state)) for i, state in enumerate(states)
+    ]
+    if first_seq == 1:
+        message = Message(role=Role.user, parts=[TextPart(text="hi")], message_id="m1")
+        events = [
+            MessageAdded(seq=1, message=message),
+            *(e.model_copy(update={"seq": e.seq + 1}) for e in events),
+        ]
+    return Commit(
+        task_id=task_id,
+        context_id="ctx",
+        first_seq=first_seq,
+        events=tuple(events),
+        state=states[-1],
+        created_at=time.time(),
+    )
+
+
+async def test_unknown_task_has_no_head_and_no_log(store: TaskStore) -> None:
+    assert await store.head("nope") is None
+    assert await store.read("nope") == []
+
+
+async def test_append_then_read_back_in_order(store: TaskStore) -> None:
+    first = commit("t1", 1, TaskState.submitted)
+    await store.append(first)
+    second = commit("t1", first.next_seq, TaskState.working, TaskState.completed)
+    await store.append(second)
+    assert await store.head("t1") == second
+    assert await store.read("t1") == [first, second]
+
+
+async def test_creating_an_existing_task_is_refused(store: TaskStore) -> None:
+    await store.append(commit("t1", 1, TaskState.submitted))
+    with pytest.raises(ConcurrentUpdateError):
+        await store.append(commit("t1", 1, TaskState.submitted))
+    assert len(await store.read("t1")) == 1
+
+
+async def test_a_taken_or_skipped_sequence_number_is_refused(store: TaskStore) -> None:
+    first = commit("t1", 1, TaskState.submitted)
+    await store.append(first)
+    await store.append(commit("t1", first.next_seq, TaskState.working))
+    with pytest.raises(ConcurrentUpdateError):
+        await store.append(commit("t1", first.next_seq, TaskState.canceled))
+    with pytest.raises(ConcurrentUpdateError):
+        await store.append(commit("t1", first.next_seq + 5, TaskState.canceled))
+    head = await store.head("t1")
+    assert head is not None
+    assert head.state == TaskState.working
+
+
+async def test_appending_to_an_unknown_task_is_refused(store: TaskStore) -> None:
+    with pytest.raises(ConcurrentUpdateError):
+        await store.append(commit("ghost", 3, TaskState.working))
+    assert await store.head("ghost") is None
+
+
+async def test_read_after_seq_returns_commits_holding_later_events(store: TaskStore) -> None:
+    first = commit("t1", 1, TaskState.submitted)  # seqs 1-2
+    second = commit("t1", 3, TaskState.working, TaskState.input_required)  # seqs 3-4
+    third = commit("t1", 5, TaskState.working)  # seq 5
+    for c in (first, second, third):
+        await store.append(c)
+    assert await store.read("t1", after_seq=2) == [second, third]
+    assert await store.read("t1", after_seq=3) == [second, third]  # seq 4 lives in the second
+    assert await store.read("t1", after_seq=5) == []
+
+
+async def test_returned_commits_are_copies(store: TaskStore) -> None:
+    first = commit("t1", 1, TaskState.submitted)
+    await store.append(first)
+    (read,) = await store.read("t1")
+    assert read == first
+    assert read is not first
+
+
+async def test_concurrent_appends_at_one_seq_have_exactly_one_winner(store: TaskStore) -> None:
+    first = commit("t1", 1, TaskState.submitted)
+    await store.append(first)
+    contenders = [
+        commit("t1", first.next_seq, state) for state in (TaskState.canceled, TaskState.working)
+    ] * 5
+
+    async def attempt(c: Commit) -> bool:
+        try:
+            await store.append(c)
+        except ConcurrentUpdateError:
+            return False
+        return True
+
+    results = await asyncio.gather(*(attempt(c) for c in contenders))
+    assert results.count(True) == 1
+    assert len(await store.read("t1")) == 2
+
+
+async def test_wait_for_append_returns_by_the_timeout(store: TaskStore) -> None:
+    await store.append(commit("t1", 1, TaskState.submitted))
+    started = time.monotonic()
+    await store.wait_for_append("t1", after_seq=2, timeout=0.05)
+    assert time.monotonic() - started < 2.0
+
+
+async def test_wait_for_append_returns_at_once_when_the_log_is_already_ahead(store: TaskStore) -> None:
+    await store.append(commit("t1", 1, TaskState.submitted))
+    started = time.monotonic()
+    await store.wait_for_append("t1", after_seq=0, timeout=5.0)
+    assert time.monotonic() - started < 1.0

@@ -1,0 +1,46 @@
+"""Small builders shared by the unit tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from a2a_core.broker import InMemoryBroker
+from a2a_core.engine import Caller
+from a2a_core.executor import AgentExecutor, AgentFunction
+from a2a_core.service import A2AService, build_service
+from a2a_core.settings import Settings
+from a2a_core.store import InMemoryTaskStore
+from a2a_core.types import Message, MessageSendConfiguration, MessageSendParams, Role, TextPart
+from a2a_core.worker import Worker
+
+CALLER = Caller()
+
+
+def user_message(text: str = "hello", **fields: Any) -> Message:
+    fields.setdefault("message_id", str(uuid.uuid4()))
+    return Message(role=Role.user, parts=[TextPart(text=text)], **fields)
+
+
+def send_params(message: Message, *, blocking: bool = False, **config: Any) -> MessageSendParams:
+    return MessageSendParams(
+        message=message, configuration=MessageSendConfiguration(blocking=blocking, **config)
+    )
+
+
+class Stack:
+    def __init__(self, agent: AgentExecutor | AgentFunction, **settings: Any) -> None:
+        self.store = InMemoryTaskStore()
+        self.broker = InMemoryBroker()
+        self.service: A2AService = build_service(Settings(**settings), store=self.store, broker=self.broker)
+        self.engine = self.service.engine
+        self.ledger = self.service.ledger
+        self.worker: Worker = self.service.worker(agent)
+
+    async def drain(self) -> int:
+        """Run every queued operation to the end; returns how many ran."""
+        count = 0
+        while (operation := await self.broker.receive(timeout=0)) is not None:
+            await self.worker.handle(operation)
+            count += 1
+        return count

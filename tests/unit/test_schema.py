@@ -1,0 +1,614 @@
+"""Every A2A 0.2.5 schema definition has a model whose wire output the official schema accepts."""
+
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+import a2a_core.types as a2a
+from a2a_core.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentExtension,
+    AgentInterface,
+    AgentProvider,
+    AgentSkill,
+    APIKeySecurityScheme,
+    Artifact,
+    AuthorizationCodeOAuthFlow,
+    CancelTaskRequest,
+    CancelTaskSuccessResponse,
+    ClientCredentialsOAuthFlow,
+    ContentTypeNotSupportedError,
+    DataPart,
+    DeleteTaskPushNotificationConfigParams,
+    DeleteTaskPushNotificationConfigRequest,
+    DeleteTaskPushNotificationConfigSuccessResponse,
+    FileBase,
+    FilePart,
+    FileWithBytes,
+    FileWithUri,
+    GetTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigRequest,
+    GetTaskPushNotificationConfigSuccessResponse,
+    GetTaskRequest,
+    GetTaskSuccessResponse,
+    HTTPAuthSecurityScheme,
+    ImplicitOAuthFlow,
+    InternalError,
+    InvalidAgentResponseError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONParseError,
+    JSONRPCError,
+    JSONRPCErrorResponse,
+    JSONRPCMessage,
+    JSONRPCRequest,
+    JSONRPCSuccessResponse,
+    ListTaskPushNotificationConfigParams,
+    ListTaskPushNotificationConfigRequest,
+    ListTaskPushNotificationConfigSuccessResponse,
+    Message,
+    MessageSendConfiguration,
+    MessageSendParams,
+    MethodNotFoundError,
+    OAuth2SecurityScheme,
+    OAuthFlows,
+    OpenIdConnectSecurityScheme,
+    PartBase,
+    PasswordOAuthFlow,
+    PushNotificationAuthenticationInfo,
+    PushNotificationConfig,
+    PushNotificationNotSupportedError,
+    Role,
+    SecuritySchemeBase,
+    SendMessageRequest,
+    SendMessageSuccessResponse,
+    SendStreamingMessageRequest,
+    SendStreamingMessageSuccessResponse,
+    SetTaskPushNotificationConfigRequest,
+    SetTaskPushNotificationConfigSuccessResponse,
+    Task,
+    TaskArtifactUpdateEvent,
+    TaskIdParams,
+    TaskNotCancelableError,
+    TaskNotFoundError,
+    TaskPushNotificationConfig,
+    TaskQueryParams,
+    TaskResubscriptionRequest,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdateEvent,
+    TextPart,
+    UnsupportedOperationError,
+    a2a_error_adapter,
+    a2a_request_adapter,
+    part_adapter,
+    security_scheme_adapter,
+    stream_event_adapter,
+    to_wire,
+)
+
+_SCHEMA_NAME = "a2a-0.2.5.schema.json"
+_SCHEMA_CANDIDATES = (
+    Path(__file__).resolve().parents[2] / "spec" / _SCHEMA_NAME,
+    Path("/work/shared/spec") / _SCHEMA_NAME,
+)
+SCHEMA_PATH = next((p for p in _SCHEMA_CANDIDATES if p.exists()), _SCHEMA_CANDIDATES[0])
+DEFS: dict[str, Any] = json.loads(SCHEMA_PATH.read_text())["definitions"]
+
+
+def _message(role: Role = Role.user) -> Message:
+    return Message(
+        message_id="msg-1",
+        role=role,
+        parts=[TextPart(text="A bread recipe, please"), DataPart(data={"servings": 4})],
+        context_id="ctx-1",
+        task_id="task-1",
+        reference_task_ids=["task-0"],
+        extensions=["https://example.com/ext/recipes/v1"],
+        metadata={"locale": "en-GB"},
+    )
+
+
+def _status() -> TaskStatus:
+    return TaskStatus(state=TaskState.working, message=_message(Role.agent), timestamp="2023-10-27T10:00:00Z")
+
+
+def _artifact() -> Artifact:
+    file = FileWithUri(uri="https://files.example.com/bread.md", mime_type="text/markdown", name="bread.md")
+    return Artifact(
+        artifact_id="art-1",
+        name="recipe",
+        description="A sourdough recipe",
+        parts=[FilePart(file=file, metadata={"size": 812})],
+        extensions=["https://example.com/ext/recipes/v1"],
+        metadata={"version": 2},
+    )
+
+
+def _task() -> Task:
+    return Task(
+        id="task-1",
+        context_id="ctx-1",
+        status=_status(),
+        history=[_message()],
+        artifacts=[_artifact()],
+        metadata={"priority": "low"},
+    )
+
+
+def _push_config() -> PushNotificationConfig:
+    auth = PushNotificationAuthenticationInfo(schemes=["Bearer"], credentials="s3cr3t")
+    return PushNotificationConfig(
+        url="https://client.example.com/hook", id="cfg-1", token="tok-1", authentication=auth
+    )
+
+
+def _task_push() -> TaskPushNotificationConfig:
+    return TaskPushNotificationConfig(task_id="task-1", push_notification_config=_push_config())
+
+
+def _send_params() -> MessageSendParams:
+    config = MessageSendConfiguration(
+        accepted_output_modes=["text/plain"],
+        blocking=True,
+        history_length=5,
+        push_notification_config=_push_config(),
+    )
+    return MessageSendParams(message=_message(), configuration=config, metadata={"trace": "abc"})
+
+
+def _flows() -> OAuthFlows:
+    scopes = {"recipes:read": "Read recipes"}
+    return OAuthFlows(
+        authorization_code=AuthorizationCodeOAuthFlow(
+            authorization_url="https://auth.example.com/authorize",
+            token_url="https://auth.example.com/token",
+            refresh_url="https://auth.example.com/refresh",
+            scopes=scopes,
+        ),
+        client_credentials=ClientCredentialsOAuthFlow(
+            token_url="https://auth.example.com/token", scopes=scopes
+        ),
+        implicit=ImplicitOAuthFlow(authorization_url="https://auth.example.com/authorize", scopes=scopes),
+        password=PasswordOAuthFlow(token_url="https://auth.example.com/token", scopes=scopes),
+    )
+
+
+def _card() -> AgentCard:
+    return AgentCard(
+        name="Recipe Agent",
+        description="Agent that helps users with recipes and cooking.",
+        url="https://agent.example.com/a2a",
+        version="1.0.0",
+        capabilities=AgentCapabilities(
+            streaming=True,
+            push_notifications=True,
+            state_transition_history=False,
+            extensions=[AgentExtension(uri="https://example.com/ext/recipes/v1", required=False)],
+        ),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain", "application/json"],
+        skills=[
+            AgentSkill(
+                id="recipes",
+                name="Recipes",
+                description="Finds recipes",
+                tags=["cooking"],
+                examples=["I need a recipe for bread"],
+                input_modes=["text/plain"],
+                output_modes=["text/markdown"],
+            )
+        ],
+        additional_interfaces=[AgentInterface(url="https://agent.example.com/a2a", transport="JSONRPC")],
+        provider=AgentProvider(organization="Example Co", url="https://example.com"),
+        documentation_url="https://example.com/docs",
+        icon_url="https://example.com/icon.png",
+        security=[{"oauth": ["recipes:read"]}, {"apiKey": []}],
+        security_schemes={
+            "oauth": OAuth2SecurityScheme(flows=_flows()),
+            "apiKey": APIKeySecurityScheme(name="X-API-Key", in_="header"),
+        },
+        supports_authenticated_extended_card=True,
+    )
+
+
+FACTORIES: dict[str, Callable[[], object]] = {
+    "A2AError": lambda: TaskNotFoundError(data={"taskId": "task-9"}),
+    "A2ARequest": lambda: SendStreamingMessageRequest(id="req-1", params=_send_params()),
+    "APIKeySecurityScheme": lambda: APIKeySecurityScheme(name="api_key", in_="query", description="Key"),
+    "AgentCapabilities": lambda: AgentCapabilities(streaming=True, push_notifications=False),
+    "AgentCard": _card,
+    "AgentExtension": lambda: AgentExtension(
+        uri="https://example.com/ext/v1", description="An extension", required=True, params={"level": 2}
+    ),
+    "AgentInterface": lambda: AgentInterface(url="https://agent.example.com/grpc", transport="GRPC"),
+    "AgentProvider": lambda: AgentProvider(organization="Example Co", url="https://example.com"),
+    "AgentSkill": lambda: _card().skills[0],
+    "Artifact": _artifact,
+    "AuthorizationCodeOAuthFlow": lambda: _flows().authorization_code,
+    "CancelTaskRequest": lambda: CancelTaskRequest(id=3, params=TaskIdParams(id="task-1")),
+    "CancelTaskResponse": lambda: CancelTaskSuccessResponse(id=3, result=_task()),
+    "CancelTaskSuccessResponse": lambda: CancelTaskSuccessResponse(id="req-3", result=_task()),
+    "ClientCredentialsOAuthFlow": lambda: _flows().client_credentials,
+    "ContentTypeNotSupportedError": lambda: ContentTypeNotSupportedError(data={"accepted": ["text/plain"]}),
+    "DataPart": lambda: DataPart(data={"servings": 4, "tags": ["vegan"]}, metadata={"schema": "recipe"}),
+    "DeleteTaskPushNotificationConfigParams": lambda: DeleteTaskPushNotificationConfigParams(
+        id="task-1", push_notification_config_id="cfg-1", metadata={"by": "user"}
+    ),
+    "DeleteTaskPushNotificationConfigRequest": lambda: DeleteTaskPushNotificationConfigRequest(
+        id=9, params=DeleteTaskPushNotificationConfigParams(id="task-1", push_notification_config_id="cfg-1")
+    ),
+    "DeleteTaskPushNotificationConfigResponse": lambda: DeleteTaskPushNotificationConfigSuccessResponse(id=9),
+    "DeleteTaskPushNotificationConfigSuccessResponse": lambda: (
+        DeleteTaskPushNotificationConfigSuccessResponse(id=None)
+    ),
+    "FileBase": lambda: FileBase(mime_type="image/png", name="loaf.png"),
+    "FilePart": lambda: FilePart(file=FileWithBytes(bytes="aGVsbG8=", mime_type="text/plain", name="a.txt")),
+    "FileWithBytes": lambda: FileWithBytes(bytes="aGVsbG8=", mime_type="text/plain"),
+    "FileWithUri": lambda: FileWithUri(uri="https://files.example.com/a.txt", name="a.txt"),
+    "GetTaskPushNotificationConfigParams": lambda: GetTaskPushNotificationConfigParams(
+        id="task-1", push_notification_config_id="cfg-1"
+    ),
+    "GetTaskPushNotificationConfigRequest": lambda: GetTaskPushNotificationConfigRequest(
+        id="req-7",
+        params=GetTaskPushNotificationConfigParams(id="task-1", push_notification_config_id="cfg-1"),
+    ),
+    "GetTaskPushNotificationConfigResponse": lambda: JSONRPCErrorResponse(
+        id="req-7", error=PushNotificationNotSupportedError()
+    ),
+    "GetTaskPushNotificationConfigSuccessResponse": lambda: GetTaskPushNotificationConfigSuccessResponse(
+        id="req-7", result=_task_push()
+    ),
+    "GetTaskRequest": lambda: GetTaskRequest(id=2, params=TaskQueryParams(id="task-1", history_length=3)),
+    "GetTaskResponse": lambda: JSONRPCErrorResponse(id=2, error=TaskNotFoundError()),
+    "GetTaskSuccessResponse": lambda: GetTaskSuccessResponse(id=2, result=_task()),
+    "HTTPAuthSecurityScheme": lambda: HTTPAuthSecurityScheme(scheme="bearer", bearer_format="JWT"),
+    "ImplicitOAuthFlow": lambda: _flows().implicit,
+    "InternalError": InternalError,
+    "InvalidAgentResponseError": InvalidAgentResponseError,
+    "InvalidParamsError": lambda: InvalidParamsError(data=[{"loc": ["params", "message", "parts"]}]),
+    "InvalidRequestError": InvalidRequestError,
+    "JSONParseError": lambda: JSONParseError(data="Expecting value: line 1 column 1"),
+    "JSONRPCError": lambda: JSONRPCError(code=-32099, message="Server busy", data={"retryAfter": 3}),
+    "JSONRPCErrorResponse": lambda: JSONRPCErrorResponse(id=None, error=JSONParseError()),
+    "JSONRPCMessage": lambda: JSONRPCMessage(id="req-1"),
+    "JSONRPCRequest": lambda: JSONRPCRequest(id=1, method="tasks/get", params={"id": "task-1"}),
+    "JSONRPCResponse": lambda: JSONRPCErrorResponse(id=4, error=MethodNotFoundError()),
+    "JSONRPCSuccessResponse": lambda: JSONRPCSuccessResponse(id=1, result={"ok": True}),
+    "ListTaskPushNotificationConfigParams": lambda: ListTaskPushNotificationConfigParams(id="task-1"),
+    "ListTaskPushNotificationConfigRequest": lambda: ListTaskPushNotificationConfigRequest(
+        id=8, params=ListTaskPushNotificationConfigParams(id="task-1")
+    ),
+    "ListTaskPushNotificationConfigResponse": lambda: ListTaskPushNotificationConfigSuccessResponse(
+        id=8, result=[_task_push()]
+    ),
+    "ListTaskPushNotificationConfigSuccessResponse": lambda: ListTaskPushNotificationConfigSuccessResponse(
+        id=8, result=[]
+    ),
+    "Message": _message,
+    "MessageSendConfiguration": lambda: _send_params().configuration,
+    "MessageSendParams": _send_params,
+    "MethodNotFoundError": MethodNotFoundError,
+    "OAuth2SecurityScheme": lambda: OAuth2SecurityScheme(flows=_flows(), description="OAuth"),
+    "OAuthFlows": _flows,
+    "OpenIdConnectSecurityScheme": lambda: OpenIdConnectSecurityScheme(
+        open_id_connect_url="https://auth.example.com/.well-known/openid-configuration"
+    ),
+    "Part": lambda: FilePart(file=FileWithUri(uri="https://files.example.com/a.txt")),
+    "PartBase": lambda: PartBase(metadata={"lang": "en"}),
+    "PasswordOAuthFlow": lambda: _flows().password,
+    "PushNotificationAuthenticationInfo": lambda: _push_config().authentication,
+    "PushNotificationConfig": _push_config,
+    "PushNotificationNotSupportedError": PushNotificationNotSupportedError,
+    "SecurityScheme": lambda: OpenIdConnectSecurityScheme(
+        open_id_connect_url="https://auth.example.com/oidc"
+    ),
+    "SecuritySchemeBase": lambda: SecuritySchemeBase(description="Any scheme"),
+    "SendMessageRequest": lambda: SendMessageRequest(id="req-1", params=_send_params()),
+    "SendMessageResponse": lambda: SendMessageSuccessResponse(id="req-1", result=_message(Role.agent)),
+    "SendMessageSuccessResponse": lambda: SendMessageSuccessResponse(id="req-1", result=_task()),
+    "SendStreamingMessageRequest": lambda: SendStreamingMessageRequest(id="req-2", params=_send_params()),
+    "SendStreamingMessageResponse": lambda: SendStreamingMessageSuccessResponse(
+        id="req-2",
+        result=TaskStatusUpdateEvent(task_id="task-1", context_id="ctx-1", status=_status(), final=False),
+    ),
+    "SendStreamingMessageSuccessResponse": lambda: SendStreamingMessageSuccessResponse(
+        id="req-2",
+        result=TaskArtifactUpdateEvent(
+            task_id="task-1", context_id="ctx-1", artifact=_artifact(), append=True, last_chunk=True
+        ),
+    ),
+    "SetTaskPushNotificationConfigRequest": lambda: SetTaskPushNotificationConfigRequest(
+        id=6, params=_task_push()
+    ),
+    "SetTaskPushNotificationConfigResponse": lambda: SetTaskPushNotificationConfigSuccessResponse(
+        id=6, result=_task_push()
+    ),
+    "SetTaskPushNotificationConfigSuccessResponse": lambda: SetTaskPushNotificationConfigSuccessResponse(
+        id="req-6", result=_task_push()
+    ),
+    "Task": _task,
+    "TaskArtifactUpdateEvent": lambda: TaskArtifactUpdateEvent(
+        task_id="task-1", context_id="ctx-1", artifact=_artifact(), metadata={"chunk": 1}
+    ),
+    "TaskIdParams": lambda: TaskIdParams(id="task-1", metadata={"reason": "user"}),
+    "TaskNotCancelableError": TaskNotCancelableError,
+    "TaskNotFoundError": lambda: TaskNotFoundError(message="Task task-9 not found"),
+    "TaskPushNotificationConfig": _task_push,
+    "TaskQueryParams": lambda: TaskQueryParams(id="task-1", history_length=0),
+    "TaskResubscriptionRequest": lambda: TaskResubscriptionRequest(
+        id="req-5", params=TaskIdParams(id="task-1")
+    ),
+    "TaskState": lambda: TaskState.input_required,
+    "TaskStatus": _status,
+    "TaskStatusUpdateEvent": lambda: TaskStatusUpdateEvent(
+        task_id="task-1",
+        context_id="ctx-1",
+        status=TaskStatus(state=TaskState.completed),
+        final=True,
+        metadata={"durationMs": 1200},
+    ),
+    "TextPart": lambda: TextPart(text="Hello", metadata={"lang": "en"}),
+    "UnsupportedOperationError": UnsupportedOperationError,
+}
+
+
+@cache
+def _validator(name: str) -> Any:
+    return jsonschema.Draft7Validator({"$ref": f"#/definitions/{name}", "definitions": DEFS})
+
+
+@cache
+def _adapter(name: str) -> TypeAdapter[Any]:
+    return TypeAdapter(getattr(a2a, name))
+
+
+def _wire(name: str, value: object) -> Any:
+    if isinstance(value, BaseModel):
+        return to_wire(value)
+    return _adapter(name).dump_python(value, mode="json", by_alias=True, exclude_none=True)
+
+
+def test_every_schema_definition_has_a_factory_and_an_export() -> None:
+    assert set(FACTORIES) == set(DEFS)
+    assert set(DEFS) <= set(a2a.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(DEFS))
+def test_wire_output_is_valid_against_the_schema(name: str) -> None:
+    wire = _wire(name, FACTORIES[name]())
+    errors = [e.message for e in _validator(name).iter_errors(wire)]
+    assert errors == [], json.dumps(wire, indent=1)
+
+
+@pytest.mark.parametrize("name", sorted(DEFS))
+def test_wire_output_round_trips(name: str) -> None:
+    value = FACTORIES[name]()
+    assert _adapter(name).validate_json(json.dumps(_wire(name, value))) == value
+
+
+def test_task_state_members_match_the_schema_enum() -> None:
+    assert [s.value for s in TaskState] == DEFS["TaskState"]["enum"]
+    assert (TaskState("input-required"), TaskState("auth-required")) == (
+        TaskState.input_required,
+        TaskState.auth_required,
+    )
+
+
+def test_schema_examples_parse() -> None:
+    for name, model in (("AgentExtension", AgentExtension), ("AgentProvider", AgentProvider)):
+        for example in DEFS[name]["examples"]:
+            assert to_wire(model.model_validate(example)) == example
+
+    card_props, skill_props = DEFS["AgentCard"]["properties"], DEFS["AgentSkill"]["properties"]
+    skill = {
+        "id": "recipes",
+        "name": "Recipes",
+        "description": "Finds recipes",
+        "tags": skill_props["tags"]["examples"][0],
+        "examples": skill_props["examples"]["examples"][0],
+    }
+    wire_card = {
+        key: card_props[key]["examples"][0] for key in ("name", "description", "protocolVersion", "version")
+    }
+    wire_card |= {
+        "url": "https://agent.example.com/a2a",
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [skill],
+    }
+    card = AgentCard.model_validate(wire_card)
+    assert card.skills[0].tags == ["cooking", "customer support", "billing"]
+    assert card.skills[0].examples == ["I need a recipe for bread"]
+    assert _validator("AgentCard").is_valid(to_wire(card))
+    assert to_wire(card) == wire_card | {"preferredTransport": "JSONRPC"}
+
+    timestamp = DEFS["TaskStatus"]["properties"]["timestamp"]["examples"][0]
+    status = TaskStatus.model_validate({"state": "completed", "timestamp": timestamp})
+    assert status.timestamp == "2023-10-27T10:00:00Z"
+
+
+def test_card_defaults_to_this_protocol_version_and_json_rpc() -> None:
+    card = AgentCard(
+        name="a",
+        description="b",
+        url="https://a.example.com",
+        version="1",
+        capabilities=AgentCapabilities(),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
+        skills=[],
+    )
+    assert (to_wire(card)["protocolVersion"], to_wire(card)["preferredTransport"]) == ("0.2.5", "JSONRPC")
+
+
+def test_empty_parts_are_rejected() -> None:
+    with pytest.raises(ValidationError, match="at least 1 item"):
+        Message.model_validate({"kind": "message", "messageId": "m", "role": "user", "parts": []})
+    request = to_wire(SendMessageRequest(id=1, params=_send_params()))
+    request["params"]["message"]["parts"] = []
+    with pytest.raises(ValidationError):
+        a2a_request_adapter.validate_python(request)
+
+
+@pytest.mark.parametrize("part", [{"kind": "video", "url": "https://v.example.com"}, {"text": "no kind"}])
+def test_unknown_or_missing_part_kind_is_rejected(part: dict[str, Any]) -> None:
+    with pytest.raises(ValidationError):
+        part_adapter.validate_python(part)
+    with pytest.raises(ValidationError):
+        Message.model_validate({"messageId": "m", "role": "user", "parts": [part]})
+
+
+@pytest.mark.parametrize("model", [TaskQueryParams, MessageSendConfiguration])
+def test_negative_history_length_is_rejected(model: type[BaseModel]) -> None:
+    with pytest.raises(ValidationError, match="greater than or equal to 0"):
+        model.model_validate({"id": "task-1", "historyLength": -1})
+
+
+@pytest.mark.parametrize(
+    ("wire", "expected"),
+    [
+        ({"kind": "text", "text": "hi"}, TextPart),
+        ({"kind": "file", "file": {"bytes": "aGk="}}, FilePart),
+        ({"kind": "data", "data": {"a": 1}}, DataPart),
+    ],
+)
+def test_part_dispatches_on_kind(wire: dict[str, Any], expected: type[BaseModel]) -> None:
+    assert type(part_adapter.validate_python(wire)) is expected
+
+
+def test_file_part_keeps_bytes_and_uri_variants_apart() -> None:
+    by_uri = part_adapter.validate_python({"kind": "file", "file": {"uri": "https://f.example.com/a"}})
+    assert isinstance(by_uri, FilePart)
+    assert isinstance(by_uri.file, FileWithUri)
+
+
+@pytest.mark.parametrize(
+    ("wire", "expected"),
+    [
+        ({"type": "apiKey", "name": "k", "in": "header"}, APIKeySecurityScheme),
+        ({"type": "http", "scheme": "bearer"}, HTTPAuthSecurityScheme),
+        ({"type": "oauth2", "flows": {}}, OAuth2SecurityScheme),
+        ({"type": "openIdConnect", "openIdConnectUrl": "https://a.example.com"}, OpenIdConnectSecurityScheme),
+    ],
+)
+def test_security_scheme_dispatches_on_type(wire: dict[str, Any], expected: type[BaseModel]) -> None:
+    scheme = security_scheme_adapter.validate_python(wire)
+    assert type(scheme) is expected
+    assert to_wire(scheme) == wire
+
+
+def test_unknown_security_scheme_type_is_rejected() -> None:
+    with pytest.raises(ValidationError):
+        security_scheme_adapter.validate_python({"type": "mutualTLS"})
+
+
+def test_stream_events_dispatch_on_kind() -> None:
+    kinds = {"task": Task, "message": Message, "status-update": TaskStatusUpdateEvent}
+    events = [_task(), _message(), FACTORIES["TaskStatusUpdateEvent"]()]
+    for event in events:
+        assert isinstance(event, BaseModel)
+        parsed = stream_event_adapter.validate_python(to_wire(event))
+        assert type(parsed) is kinds[to_wire(event)["kind"]]
+
+
+@pytest.mark.parametrize(
+    ("method", "expected"),
+    [
+        ("message/send", SendMessageRequest),
+        ("message/stream", SendStreamingMessageRequest),
+        ("tasks/get", GetTaskRequest),
+        ("tasks/cancel", CancelTaskRequest),
+        ("tasks/resubscribe", TaskResubscriptionRequest),
+        ("tasks/pushNotificationConfig/get", GetTaskPushNotificationConfigRequest),
+        ("tasks/pushNotificationConfig/list", ListTaskPushNotificationConfigRequest),
+    ],
+)
+def test_request_dispatches_on_method(method: str, expected: type[BaseModel]) -> None:
+    params: dict[str, Any] = {"id": "task-1"}
+    if method.startswith("message/"):
+        params = {
+            "message": {
+                "kind": "message",
+                "messageId": "m",
+                "role": "user",
+                "parts": [{"kind": "text", "text": "hi"}],
+            }
+        }
+    parsed = a2a_request_adapter.validate_python(
+        {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
+    )
+    assert type(parsed) is expected
+    assert parsed.id is None
+
+
+def test_unknown_method_is_rejected() -> None:
+    with pytest.raises(ValidationError):
+        a2a_request_adapter.validate_python({"jsonrpc": "2.0", "id": 1, "method": "tasks/list", "params": {}})
+
+
+@pytest.mark.parametrize("bad_id", [True, {"n": 1}, [1]])
+def test_request_id_must_be_string_number_or_null(bad_id: object) -> None:
+    with pytest.raises(ValidationError):
+        GetTaskRequest.model_validate(
+            {"jsonrpc": "2.0", "id": bad_id, "method": "tasks/get", "params": {"id": "t"}}
+        )
+
+
+def test_a_fractional_request_id_is_echoed_back() -> None:
+    # JSON-RPC allows any number as id; the A2A schema narrows it to integers, we echo what we got.
+    request = GetTaskRequest.model_validate(
+        {"jsonrpc": "2.0", "id": 1.5, "method": "tasks/get", "params": {"id": "t"}}
+    )
+    assert to_wire(GetTaskSuccessResponse(id=request.id, result=_task()))["id"] == 1.5
+
+
+def test_accepted_output_modes_may_be_omitted() -> None:
+    params = MessageSendParams.model_validate(
+        {"message": to_wire(_message()), "configuration": {"blocking": True}}
+    )
+    assert params.configuration is not None
+    assert params.configuration.accepted_output_modes is None
+
+
+def test_error_response_keeps_a_null_id_and_delete_keeps_a_null_result() -> None:
+    error = JSONRPCErrorResponse(id=None, error=InvalidRequestError())
+    assert json.loads(error.model_dump_json(exclude_none=True))["id"] is None
+    assert to_wire(error) == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32600, "message": "Request payload validation error"},
+    }
+    deleted = to_wire(DeleteTaskPushNotificationConfigSuccessResponse(id=1))
+    assert deleted == {"jsonrpc": "2.0", "id": 1, "result": None}
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [(-32001, TaskNotFoundError), (-32602, InvalidParamsError), (-32099, JSONRPCError)],
+)
+def test_error_objects_parse_into_their_a2a_class(code: int, expected: type[BaseModel]) -> None:
+    response = JSONRPCErrorResponse.model_validate(
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": code, "message": "m"}}
+    )
+    assert type(response.error) is expected
+
+
+def test_a2a_errors_carry_the_schema_code_and_default_message() -> None:
+    for name in DEFS["A2AError"]["anyOf"]:
+        definition = DEFS[name["$ref"].rsplit("/", 1)[-1]]["properties"]
+        error = a2a_error_adapter.validate_python({"code": definition["code"]["const"]})
+        assert error.message == definition["message"]["default"]
+
+
+def test_unknown_wire_fields_are_ignored_and_none_is_omitted() -> None:
+    part = part_adapter.validate_python({"kind": "text", "text": "hi", "future": 1})
+    assert to_wire(part) == {"kind": "text", "text": "hi"}
