@@ -79,6 +79,8 @@ def bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    # Listen now, so a client started the moment the URL is printed is queued, not refused.
+    sock.listen(2048)
     return sock
 
 

@@ -185,8 +185,10 @@ def to_parts(content: Content) -> list[Part]:
         return [DataPart(data=content)]
     if isinstance(content, TextPart | FilePart | DataPart):
         return [content]
-    if isinstance(content, Sequence) and all(isinstance(p, TextPart | FilePart | DataPart) for p in content):
-        return list(content)
+    if isinstance(content, Sequence):
+        parts = [p for p in content if isinstance(p, TextPart | FilePart | DataPart)]
+        if len(parts) == len(content):
+            return parts
     raise InvalidAgentResponseError(
         f"agent content must be str, dict, a Part or a list of Parts, not {type(content).__name__}"
     )

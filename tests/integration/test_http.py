@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from a2a_core.agent_card import public_url
+from a2a_core.app import create_app
+from a2a_core.examples.echo import agent as echo
+from a2a_core.types import AgentSkill
+from support import Stack
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.mark.parametrize("path", ["/.well-known/agent.json", "/.well-known/agent-card.json"])
+async def test_both_card_paths_serve_the_card_with_a_reachable_url(
+    client: httpx.AsyncClient, path: str
+) -> None:
+    response = await client.get(path)
+    card = response.json()
+    assert response.status_code == 200
+    assert card["protocolVersion"] == "0.2.5"
+    assert card["preferredTransport"] == "JSONRPC"
+    assert card["url"] == "http://agent.test/"
+    assert card["capabilities"] == {
+        "streaming": False,
+        "pushNotifications": False,
+        "stateTransitionHistory": True,
+    }
+    assert card["defaultInputModes"] == ["text/plain", "application/json"]
+
+
+async def test_card_is_built_from_configuration() -> None:
+    skill = AgentSkill(id="summarize", name="Summarize", description="Summaries", tags=["text"])
+    stack = Stack(
+        echo,
+        name="Summarizer",
+        description="Summarizes text",
+        version="2.1.0",
+        public_url="https://agents.example.com/summarizer",
+        skills=[skill],
+        provider={"organization": "Example Corp", "url": "https://example.com"},
+    )
+    transport = httpx.ASGITransport(app=create_app(stack.service))
+    async with httpx.AsyncClient(transport=transport, base_url="http://internal") as client:
+        card = (await client.get("/.well-known/agent-card.json")).json()
+    assert card["name"] == "Summarizer"
+    assert card["version"] == "2.1.0"
+    assert card["url"] == "https://agents.example.com/summarizer/"
+    assert card["skills"][0]["id"] == "summarize"
+    assert card["provider"]["organization"] == "Example Corp"
+
+
+async def test_card_url_follows_forwarded_headers(client: httpx.AsyncClient) -> None:
+    headers = {"x-forwarded-proto": "https", "x-forwarded-host": "agent.example.org"}
+    card = (await client.get("/.well-known/agent.json", headers=headers)).json()
+    assert card["url"] == "https://agent.example.org/"
+
+
+def test_public_url_from_an_api_gateway_stage_and_a_custom_domain() -> None:
+    stage_event = {
+        "requestContext": {"domainName": "abc.execute-api.eu-west-1.amazonaws.com", "stage": "prod"}
+    }
+    custom_event = {"requestContext": {"domainName": "agent.example.com", "stage": "prod"}}
+    assert (
+        public_url(None, {"aws.event": stage_event}, {})
+        == "https://abc.execute-api.eu-west-1.amazonaws.com/prod/"
+    )
+    assert public_url(None, {"aws.event": custom_event}, {}) == "https://agent.example.com/"
+    assert public_url("https://x.example/a/", {"aws.event": stage_event}, {}) == "https://x.example/a/"
+
+
+async def test_healthz_and_index(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/healthz")).json() == {"status": "ok"}
+    index = (await client.get("/")).json()
+    assert index["agentCard"] == "http://agent.test/.well-known/agent-card.json"
+
+
+async def test_unknown_paths_and_methods_answer_json_not_html(client: httpx.AsyncClient) -> None:
+    missing = await client.get("/nope")
+    wrong_method = await client.delete("/")
+    assert missing.status_code == 404
+    assert missing.json() == {"error": "Not Found"}
+    assert wrong_method.status_code == 405
+    assert wrong_method.headers["content-type"] == "application/json"

@@ -1,0 +1,98 @@
+"""The API Lambda handler fed real API Gateway REST proxy events."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EVENTS = ROOT / "tests" / "events"
+
+
+@pytest.fixture(autouse=True)
+def event_loop_of_the_lambda_process() -> Iterator[None]:
+    """Mangum runs each invocation on the thread's event loop; give it one we close afterwards."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield
+    asyncio.set_event_loop(None)
+    loop.close()
+
+
+def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("api_handler", ROOT / "functions" / "api" / "handler.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def lambda_context() -> Any:
+    return SimpleNamespace(
+        function_name="a2a-api",
+        aws_request_id="c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
+        invoked_function_arn="arn:aws:lambda:us-east-1:123456789012:function:a2a-api",
+        get_remaining_time_in_millis=lambda: 29_000,
+    )
+
+
+def event(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((EVENTS / name).read_text())
+    return loaded
+
+
+def test_message_send_through_the_lambda_handler(monkeypatch: pytest.MonkeyPatch) -> None:
+    api = load_handler(monkeypatch, A2A_NAME="Lambda Agent")
+    response = api.handler(event("apigw_rest_message_send.json"), lambda_context())
+    assert response["statusCode"] == 200
+    assert response["headers"]["content-type"] == "application/json"
+    answer = json.loads(response["body"])
+    assert answer["id"] == "req-1"
+    task = answer["result"]
+    assert task["status"]["state"] == "submitted"
+    assert [m["parts"][0]["text"] for m in task["history"]] == ["hello from API Gateway"]
+
+    get = event("apigw_rest_message_send.json")
+    get["body"] = json.dumps(
+        {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task["id"], "historyLength": 0}}
+    )
+    fetched = json.loads(api.handler(get, lambda_context())["body"])
+    assert fetched["result"]["id"] == task["id"]
+    assert fetched["result"]["history"] == []
+
+
+def test_card_through_the_lambda_handler_carries_the_stage_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    api = load_handler(monkeypatch, A2A_NAME="Lambda Agent")
+    response = api.handler(event("apigw_rest_agent_card.json"), lambda_context())
+    card = json.loads(response["body"])
+    assert response["statusCode"] == 200
+    assert card["name"] == "Lambda Agent"
+    assert card["url"] == "https://abc123xyz0.execute-api.us-east-1.amazonaws.com/prod/"
+
+
+def test_malformed_body_through_the_lambda_handler_is_a_json_rpc_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    api = load_handler(monkeypatch)
+    bad = event("apigw_rest_message_send.json")
+    bad["body"] = "{not json"
+    response = api.handler(bad, lambda_context())
+    assert response["statusCode"] == 200
+    assert json.loads(response["body"])["error"]["code"] == -32700
+
+
+def test_bad_configuration_fails_the_cold_start_with_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from a2a_core.settings import SettingsError
+
+    with pytest.raises(SettingsError, match="A2A_MAX_BODY_BYTES"):
+        load_handler(monkeypatch, A2A_MAX_BODY_BYTES="-5")
