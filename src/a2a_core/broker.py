@@ -44,12 +44,14 @@ class InMemoryBroker(Broker):
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._queue: deque[RunOperation] = deque()
+        self._queued: set[str] = set()  # dedup ids in the queue: the duplicate check is O(1)
         self._notifier = Notifier()
 
     async def enqueue(self, operation: RunOperation) -> None:
         with self._lock:
-            if operation in self._queue:
+            if operation.dedup_id in self._queued:
                 return
+            self._queued.add(operation.dedup_id)
             self._queue.append(operation)
         self._notifier.notify("queue")
 
@@ -66,4 +68,8 @@ class InMemoryBroker(Broker):
 
     def _pop(self) -> RunOperation | None:
         with self._lock:
-            return self._queue.popleft() if self._queue else None
+            if not self._queue:
+                return None
+            operation = self._queue.popleft()
+            self._queued.discard(operation.dedup_id)
+            return operation

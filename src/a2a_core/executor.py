@@ -29,8 +29,9 @@ class TaskContext:
     propagate (the worker records nothing more) or catch it to clean up.
     """
 
-    def __init__(self, ledger: TaskLedger, task: Task, run_id: str) -> None:
+    def __init__(self, ledger: TaskLedger, task: Task, run_id: str, *, head: Commit | None = None) -> None:
         self._ledger = ledger
+        self._head = head  # our last write: the next one is decided on it without a read
         self.task = task
         self.run_id = run_id
         self.ended = False
@@ -141,8 +142,9 @@ class TaskContext:
                 raise TaskCanceledError(f"Task {self.task_id} moved on to another turn")
             return Change(events)
 
-        commit = await self._ledger.write(self.task_id, decide)
+        commit = await self._ledger.write(self.task_id, decide, head=self._head)
         assert commit is not None
+        self._head = commit
         return commit
 
 

@@ -95,21 +95,34 @@ class TaskLedger:
             raise TaskNotFoundError(f"Task {task_id} not found")
         return head
 
-    async def write(self, task_id: str, decide: Decide) -> Commit | None:
+    async def write(self, task_id: str, decide: Decide, *, head: Commit | None = None) -> Commit | None:
         """Append what ``decide(head)`` returns; None if it chose to append nothing.
 
         ``decide`` may raise a domain error to refuse; it is called again on the fresh head
-        whenever another writer got there first.
+        whenever another writer got there first. A writer that knows the head (its own last
+        commit) passes it to save a read; decisions on it are re-taken on a fresh head if the
+        append loses a race or ``decide`` refuses.
         """
         for _ in range(self._max_races):
-            head = await self.head(task_id)
-            change = decide(head)
-            if change is None:
+            known = head
+            current = known or await self.head(task_id)
+            try:
+                change = decide(current)
+            except Exception:
+                if known is None:
+                    raise
+                head = None
+                continue
+            if change is None and known is None:
                 return None
-            commit = self._next_commit(head, change)
+            if change is None:
+                head = None
+                continue
+            commit = self._next_commit(current, change)
             try:
                 await self.store.append(commit)
             except ConcurrentUpdateError:
+                head = None
                 continue
             return commit
         raise InternalError(f"Task {task_id} is too busy: gave up after {self._max_races} write races")

@@ -27,7 +27,7 @@ from a2a_core.types import (
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class MessageAdded(_Record):

@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable
 
 from a2a_core.broker import RunOperation
-from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError, TaskNotFoundError
+from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError
 from a2a_core.executor import AgentExecutor, TaskContext
 from a2a_core.ledger import Change, TaskLedger, status
 from a2a_core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.records import Commit, RunLease
+from a2a_core.records import Commit, RunLease, fold
 from a2a_core.types import TaskState
 
 logger = logging.getLogger(__name__)
@@ -50,15 +50,18 @@ class Worker:
 
         Raises `RunInProgressError` when another worker is running the turn right now.
         """
-        try:
-            claim = await self.ledger.write(operation.task_id, self._claim(operation))
-        except TaskNotFoundError:
+        commits = await self.ledger.store.read(operation.task_id)
+        if not commits:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
             return
+        claim = await self.ledger.write(operation.task_id, self._claim(operation), head=commits[-1])
         if claim is None:
             return
-        task = await self.ledger.load(operation.task_id)
-        ctx = TaskContext(self.ledger, task, operation.run_id)
+        if claim.first_seq == commits[-1].next_seq:
+            task = fold([*commits, claim])
+        else:  # the claim lost a race first: the log we read is stale
+            task = await self.ledger.load(operation.task_id)
+        ctx = TaskContext(self.ledger, task, operation.run_id, head=claim)
         try:
             result = await self.executor.execute(ctx)
             if not ctx.ended:

@@ -1,0 +1,238 @@
+"""Cold start: how long importing the API Lambda handler (which builds the app) takes.
+
+Each run is a fresh interpreter that times, with ``time.perf_counter()`` inside the child, the
+import of the handler module (settings, adapters, Starlette app, Mangum). Interpreter startup is
+not included in that figure; the parent also reports the whole process' wall time for context.
+The same is measured for an a2a-sdk 0.3 in-memory server behind the same Mangum adapter
+(``bench/sdk_handler.py``). Bytecode is compiled first so the figures reflect a Lambda bundle
+shipped with ``.pyc`` files.
+
+    .venv/bin/python bench/cold_start.py [--runs 9] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import sysconfig
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_SECONDS = 0.30
+IMPORTTIME_RUNS = 3
+
+# (label, directory put on sys.path, module imported)
+SERVERS: dict[str, tuple[Path, str]] = {
+    "ours": (ROOT / "functions" / "api", "handler"),
+    "a2a-sdk": (ROOT / "bench", "sdk_handler"),
+}
+
+CHILD = """\
+import sys, time
+sys.path.insert(0, {directory!r})
+start = time.perf_counter()
+import {module}
+elapsed = time.perf_counter() - start
+assert callable({module}.handler)
+print(repr(elapsed))
+"""
+
+
+@dataclass(frozen=True)
+class Summary:
+    runs: list[float]
+    median: float
+    min: float
+    max: float
+    process_wall_median: float
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def compile_bytecode() -> float:
+    """Precompile site-packages and our code, as a Lambda bundle would ship them; idempotent."""
+    paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    paths.update(str(ROOT / name) for name in ("src", "functions", "bench"))
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "-j", "0", *sorted(paths)],
+        check=True,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - start
+
+
+def child_source(label: str) -> str:
+    directory, module = SERVERS[label]
+    return CHILD.format(directory=str(directory), module=module)
+
+
+def measure_once(label: str) -> tuple[float, float]:
+    """(import seconds measured in the child, whole-process wall seconds measured here)."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", child_source(label)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=child_env(),
+    )
+    wall = time.perf_counter() - start
+    return float(done.stdout.strip().splitlines()[-1]), wall
+
+
+def measure(runs: int) -> dict[str, Summary]:
+    for label in SERVERS:  # one discarded run each: warms the OS page cache
+        measure_once(label)
+    imports: dict[str, list[float]] = defaultdict(list)
+    walls: dict[str, list[float]] = defaultdict(list)
+    for _ in range(runs):
+        for label in SERVERS:  # interleaved, so drift on the machine hits both alike
+            elapsed, wall = measure_once(label)
+            imports[label].append(elapsed)
+            walls[label].append(wall)
+    return {
+        label: Summary(
+            runs=imports[label],
+            median=statistics.median(imports[label]),
+            min=min(imports[label]),
+            max=max(imports[label]),
+            process_wall_median=statistics.median(walls[label]),
+        )
+        for label in SERVERS
+    }
+
+
+def import_costs(label: str, runs: int = IMPORTTIME_RUNS) -> dict[str, tuple[float, float]]:
+    """Module -> (median self seconds, median cumulative seconds) from ``-X importtime``."""
+    samples: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", child_source(label)],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=child_env(),
+        )
+        for line in done.stderr.splitlines():
+            if not line.startswith("import time:") or "self [us]" in line:
+                continue
+            self_us, cumulative_us, name = line.removeprefix("import time:").split("|", 2)
+            samples[name.strip()].append((int(self_us), int(cumulative_us)))
+    return {
+        name: (
+            statistics.median(s for s, _ in values) / 1e6,
+            statistics.median(c for _, c in values) / 1e6,
+        )
+        for name, values in samples.items()
+    }
+
+
+def top(costs: dict[str, tuple[float, float]], index: int, n: int = 10) -> list[tuple[str, float]]:
+    ranked = sorted(costs.items(), key=lambda item: item[1][index], reverse=True)
+    return [(name, values[index]) for name, values in ranked[:n]]
+
+
+def by_package(costs: dict[str, tuple[float, float]], n: int = 10) -> list[tuple[str, float]]:
+    """Self time summed per top-level package: which distribution the import time goes to."""
+    totals: dict[str, float] = defaultdict(float)
+    for name, (self_seconds, _) in costs.items():
+        totals[name.split(".")[0]] += self_seconds
+    return sorted(totals.items(), key=lambda item: item[1], reverse=True)[:n]
+
+
+def verdict(seconds: float) -> str:
+    return "PASS" if seconds <= TARGET_SECONDS else "MISS"
+
+
+def print_report(result: dict[str, Any]) -> None:
+    summaries: dict[str, Summary] = result["summaries"]
+    print(f"bytecode compile (idempotent): {result['compile_seconds']:.2f} s")
+    print(f"load average before measuring: {result['load_average']:.2f} ({os.cpu_count()} CPUs)")
+    print(f"cold start: import of the handler module, {result['runs']} fresh processes each")
+    print()
+    header = f"{'server':<9} {'median s':>9} {'min s':>8} {'max s':>8} {'process wall s':>15}  target"
+    print(header)
+    print("-" * len(header))
+    for label, summary in summaries.items():
+        print(
+            f"{label:<9} {summary.median:>9.3f} {summary.min:>8.3f} {summary.max:>8.3f} "
+            f"{summary.process_wall_median:>15.3f}  <= {TARGET_SECONDS:.2f} s {verdict(summary.median)}"
+        )
+    print()
+    print(f"ratio a2a-sdk / ours (median import): {result['ratio']:.2f}x")
+    print()
+    print("our handler, -X importtime (median of 3), top 10 cumulative:")
+    for name, seconds in result["top_cumulative"]:
+        print(f"  {seconds * 1000:>8.1f} ms  {name}")
+    print("our handler, top 10 self (the module's own body, excluding its imports):")
+    for name, seconds in result["top_self"]:
+        print(f"  {seconds * 1000:>8.1f} ms  {name}")
+    print("our handler, self time summed per top-level package (top 10):")
+    for name, seconds in result["by_package"]:
+        print(f"  {seconds * 1000:>8.1f} ms  {name}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=9, help="fresh processes per server (>= 7)")
+    parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
+    args = parser.parse_args()
+    if args.runs < 7:
+        parser.error("--runs must be at least 7")
+
+    compile_seconds = compile_bytecode()
+    load_average = os.getloadavg()[0]
+    summaries = measure(args.runs)
+    costs = import_costs("ours")
+    ours, sdk = summaries["ours"], summaries["a2a-sdk"]
+    result: dict[str, Any] = {
+        "compile_seconds": compile_seconds,
+        "runs": args.runs,
+        "summaries": summaries,
+        "ratio": sdk.median / ours.median,
+        "top_cumulative": top(costs, 1),
+        "top_self": top(costs, 0),
+        "by_package": by_package(costs),
+        "load_average": load_average,
+    }
+    if args.json:
+        payload = {
+            "benchmark": "cold_start",
+            "python": sys.version.split()[0],
+            "cpus": os.cpu_count(),
+            "target_seconds": TARGET_SECONDS,
+            "runs": args.runs,
+            "compile_seconds": compile_seconds,
+            "load_average": load_average,
+            "servers": {
+                label: {**asdict(summary), "verdict": verdict(summary.median)}
+                for label, summary in summaries.items()
+            },
+            "ratio_sdk_over_ours": result["ratio"],
+            "importtime_top_cumulative_seconds": dict(result["top_cumulative"]),
+            "importtime_top_self_seconds": dict(result["top_self"]),
+            "importtime_self_by_package_seconds": dict(result["by_package"]),
+        }
+        print(json.dumps(payload, indent=2))
+    else:
+        print_report(result)
+
+
+if __name__ == "__main__":
+    main()

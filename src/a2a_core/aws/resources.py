@@ -1,0 +1,123 @@
+"""The AWS resources the service needs, defined once.
+
+The CDK stack (`infra/`) and the local emulation (`a2a_core.local`) both build their table,
+queues and bucket from these specs, so names, keys, indexes and queue settings cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_s3 import S3Client
+    from mypy_boto3_sqs import SQSClient
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    partition_key: str = "pk"
+    sort_key: str = "sk"
+    ttl_attribute: str = "expires_at"
+    # Sparse index: only a task's first commit carries these attributes.
+    context_index: str = "by-context"
+    context_key: str = "context_id"
+    context_sort_key: str = "created_at"
+    stream_view_type: str = "NEW_IMAGE"
+
+
+@dataclass(frozen=True)
+class QueueSpec:
+    # Worker Lambda timeout; the queue's visibility timeout is 6x this (AWS guidance for
+    # Lambda event sources), and a worker's lease on a turn lasts this long.
+    worker_timeout_seconds: int = 900
+    max_receive_count: int = 3
+    retention_seconds: int = 4 * 24 * 3600
+    dlq_retention_seconds: int = 14 * 24 * 3600
+
+    @property
+    def visibility_timeout_seconds(self) -> int:
+        return 6 * self.worker_timeout_seconds
+
+
+TABLE = TableSpec()
+QUEUE = QueueSpec()
+
+
+@dataclass(frozen=True)
+class ResourceNames:
+    table: str
+    queue_url: str
+    dlq_url: str
+    bucket: str
+
+
+def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> None:
+    client.create_table(
+        TableName=name,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[
+            {"AttributeName": spec.partition_key, "AttributeType": "S"},
+            {"AttributeName": spec.sort_key, "AttributeType": "S"},
+            {"AttributeName": spec.context_key, "AttributeType": "S"},
+            {"AttributeName": spec.context_sort_key, "AttributeType": "N"},
+        ],
+        KeySchema=[
+            {"AttributeName": spec.partition_key, "KeyType": "HASH"},
+            {"AttributeName": spec.sort_key, "KeyType": "RANGE"},
+        ],
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": spec.context_index,
+                "KeySchema": [
+                    {"AttributeName": spec.context_key, "KeyType": "HASH"},
+                    {"AttributeName": spec.context_sort_key, "KeyType": "RANGE"},
+                ],
+                "Projection": {"ProjectionType": "KEYS_ONLY"},
+            }
+        ],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": spec.stream_view_type},  # type: ignore[typeddict-item]
+    )
+    client.update_time_to_live(
+        TableName=name,
+        TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
+    )
+
+
+def create_queues(client: SQSClient, name: str, spec: QueueSpec = QUEUE) -> tuple[str, str]:
+    """Create the run queue and its dead-letter queue; returns (queue_url, dlq_url)."""
+    dlq_url = client.create_queue(
+        QueueName=f"{name}-dlq",
+        Attributes={"MessageRetentionPeriod": str(spec.dlq_retention_seconds)},
+    )["QueueUrl"]
+    dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    redrive = f'{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":"{spec.max_receive_count}"}}'
+    queue_url = client.create_queue(
+        QueueName=name,
+        Attributes={
+            "VisibilityTimeout": str(spec.visibility_timeout_seconds),
+            "MessageRetentionPeriod": str(spec.retention_seconds),
+            "RedrivePolicy": redrive,
+        },
+    )["QueueUrl"]
+    return queue_url, dlq_url
+
+
+def create_bucket(client: S3Client, name: str, region: str) -> None:
+    kwargs: dict[str, Any] = {}
+    if region != "us-east-1":
+        kwargs["CreateBucketConfiguration"] = {"LocationConstraint": region}
+    client.create_bucket(Bucket=name, **kwargs)
+
+
+def create_all(
+    *, dynamodb: DynamoDBClient, sqs: SQSClient, s3: S3Client, prefix: str, region: str
+) -> ResourceNames:
+    """Create every resource under ``prefix`` (the local emulation and the tests use this)."""
+    create_table(dynamodb, f"{prefix}-tasks")
+    queue_url, dlq_url = create_queues(sqs, f"{prefix}-runs")
+    create_bucket(s3, f"{prefix}-parts", region)
+    return ResourceNames(f"{prefix}-tasks", queue_url, dlq_url, f"{prefix}-parts")

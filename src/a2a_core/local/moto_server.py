@@ -1,0 +1,57 @@
+"""Start moto's server in-process on loopback, with the service's resources created."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from dataclasses import dataclass
+
+from a2a_core.aws.clients import AwsClients, build_clients
+from a2a_core.aws.resources import ResourceNames, create_all
+
+REGION = "us-east-1"
+
+
+@dataclass
+class LocalAws:
+    endpoint_url: str
+    region: str
+    clients: AwsClients
+    names: ResourceNames
+    _server: object
+
+    def stop(self) -> None:
+        self._server.stop()  # type: ignore[attr-defined]
+
+
+def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> LocalAws:
+    """moto on 127.0.0.1 (``port``; 0 picks a free one), with table, queues and bucket created."""
+    import logging
+
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
+
+    # Fake credentials so boto3 signs requests; moto accepts any. Only set when absent, and
+    # only the emulator sees them.
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
+    # Recent botocore adds account-based endpoints that moto's streams do not expect.
+    os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    clients = build_clients(region, endpoint)
+    return LocalAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
+
+
+def create_resources(clients: AwsClients, prefix: str | None, region: str = REGION) -> ResourceNames:
+    """A fresh, uniquely named set of the service's resources on the emulator."""
+    return create_all(
+        dynamodb=clients.dynamodb,
+        sqs=clients.sqs,
+        s3=clients.s3,
+        prefix=prefix or f"a2a-{uuid.uuid4().hex[:8]}",
+        region=region,
+    )

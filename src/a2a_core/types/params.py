@@ -1,0 +1,42 @@
+"""Params of the A2A methods: what the JSON-RPC layer validates on every request."""
+
+from typing import Any
+
+from pydantic import Field
+
+from a2a_core.types._base import A2ABaseModel
+from a2a_core.types.push import PushNotificationConfig
+from a2a_core.types.tasks import Message
+
+
+class TaskIdParams(A2ABaseModel):
+    """Parameters containing only a task ID, used for simple task operations."""
+
+    id: str
+    metadata: dict[str, Any] | None = None
+
+
+class TaskQueryParams(A2ABaseModel):
+    """Parameters for querying a task, including optional history length."""
+
+    id: str
+    history_length: int | None = Field(default=None, ge=0)
+    metadata: dict[str, Any] | None = None
+
+
+class MessageSendConfiguration(A2ABaseModel):
+    """Configuration for the send message request."""
+
+    # The schema requires acceptedOutputModes, but real clients omit it.
+    accepted_output_modes: list[str] | None = None
+    blocking: bool | None = None
+    history_length: int | None = Field(default=None, ge=0)
+    push_notification_config: PushNotificationConfig | None = None
+
+
+class MessageSendParams(A2ABaseModel):
+    """Sent by the client to the agent as a request. May create, continue or restart a task."""
+
+    message: Message
+    configuration: MessageSendConfiguration | None = None
+    metadata: dict[str, Any] | None = None
