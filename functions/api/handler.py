@@ -1,6 +1,8 @@
 """API Lambda: API Gateway (REST, proxy) -> Mangum -> the Starlette app.
 
-Composition root: settings and adapters are built once per cold start, at import.
+Composition root: settings and adapters are built once per cold start, at import. The AWS
+adapters (and boto3) are imported only when the backend is "aws", so the in-memory handler used
+in tests and benchmarks stays light.
 """
 
 from __future__ import annotations
@@ -10,14 +12,25 @@ from typing import Any
 from mangum import Mangum
 
 from a2a_core.app import create_app
-from a2a_core.broker import InMemoryBroker
+from a2a_core.broker import Broker, InMemoryBroker
 from a2a_core.service import build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore
+from a2a_core.store import InMemoryTaskStore, TaskStore
+
+
+def _adapters(settings: Settings) -> tuple[TaskStore, Broker]:
+    if settings.backend == "memory":
+        return InMemoryTaskStore(), InMemoryBroker()
+    from a2a_core.aws.clients import build_clients
+    from a2a_core.aws.compose import build_aws_adapters
+
+    adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
+    return adapters.store, adapters.broker
+
 
 settings = Settings.from_env()
-service = build_service(settings, store=InMemoryTaskStore(), broker=InMemoryBroker())
-app = create_app(service)
+store, broker = _adapters(settings)
+app = create_app(build_service(settings, store=store, broker=broker))
 _mangum = Mangum(app, lifespan="off")
 
 

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -19,7 +20,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     dev.add_argument("--host", default="127.0.0.1", help="interface to bind (default: 127.0.0.1)")
     dev.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default: 8000)")
     dev.add_argument("--agent", help="the agent as package.module:attribute (default: the echo example)")
-    dev.add_argument("--backend", choices=["memory"], help="where tasks live (default: memory)")
+    dev.add_argument(
+        "--backend",
+        choices=["local", "memory", "aws"],
+        help="where tasks live: local = embedded AWS emulation (moto), the default; memory = this "
+        "process only; aws = real resources named by A2A_* variables",
+    )
     dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     args = parser.parse_args(argv)
     try:
@@ -36,11 +42,12 @@ def run_dev(args: argparse.Namespace) -> int:
     from a2a_core.service import load_agent
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    settings = Settings.from_env(agent=args.agent, backend=args.backend)
-    stack = build_dev_stack(settings, load_agent(settings.agent))
+    backend = args.backend or os.environ.get("A2A_BACKEND") or "local"
+    settings = Settings.from_env(agent=args.agent, backend=backend)
     sock = bind(args.host, args.port)
+    stack = build_dev_stack(settings, load_agent(settings.agent))
     host, port = sock.getsockname()[:2]
-    print(banner(f"http://{host}:{port}/"), flush=True)
+    print(banner(f"http://{host}:{port}/", stack.description), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

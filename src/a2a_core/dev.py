@@ -10,46 +10,130 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 
 from a2a_core.app import create_app
-from a2a_core.broker import InMemoryBroker, RunOperation
+from a2a_core.broker import Broker, InMemoryBroker, RunOperation
 from a2a_core.executor import AgentExecutor
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore
+from a2a_core.store import InMemoryTaskStore, NotifyingTaskStore
 from a2a_core.worker import RunInProgressError, Worker
 
+if TYPE_CHECKING:
+    from a2a_core.local.moto_server import LocalAws
+
 logger = logging.getLogger(__name__)
+
+
+Background = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 
 
 @dataclass
 class DevStack:
     service: A2AService
-    broker: InMemoryBroker
     worker: Worker
     app: Starlette
+    broker: Broker
+    description: str
+    local_aws: LocalAws | None = None
+    background: list[Background] = field(default_factory=list)
 
 
 def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
-    broker = InMemoryBroker()
-    service = build_service(settings, store=InMemoryTaskStore(), broker=broker)
-    worker = service.worker(agent)
+    """The API plus whatever feeds its worker, for ``settings.backend``:
+
+    - memory: in-process store and queue, a loop hands operations to the worker;
+    - local: moto's server started in-process; the worker and dead-letter Lambda handlers are
+      driven by SQS pollers, exactly as event source mappings drive them in AWS;
+    - aws: real resources from the A2A_* settings; only the API runs here (the deployed worker
+      Lambda consumes the queue).
+    """
+    builders = {"memory": _memory_stack, "local": _local_stack, "aws": _aws_stack}
+    stack = builders[settings.backend](settings, agent)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        loop_task = asyncio.create_task(run_worker_loop(broker, worker))
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(job(stop)) for job in stack.background]
         try:
             yield
         finally:
-            loop_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await loop_task
+            stop.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if stack.local_aws is not None:
+                stack.local_aws.stop()
 
-    return DevStack(service, broker, worker, create_app(service, lifespan=lifespan))
+    stack.app = create_app(stack.service, lifespan=lifespan)
+    return stack
+
+
+def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
+    broker = InMemoryBroker()
+    service = build_service(settings, store=InMemoryTaskStore(), broker=broker)
+    worker = service.worker(agent)
+    stack = DevStack(service, worker, create_app(service), broker, "in-memory (this process only)")
+    stack.background.append(lambda stop: run_worker_loop(broker, worker))
+    return stack
+
+
+def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
+    from a2a_core.aws.compose import build_aws_adapters
+    from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
+    from a2a_core.local.moto_server import start_local_aws
+    from a2a_core.local.pollers import SqsPoller
+
+    aws = start_local_aws()
+    settings = settings.model_copy(
+        update={
+            "aws_endpoint_url": aws.endpoint_url,
+            "aws_region": aws.region,
+            "table_name": aws.names.table,
+            "queue_url": aws.names.queue_url,
+            "dlq_url": aws.names.dlq_url,
+            "bucket_name": aws.names.bucket,
+        }
+    )
+    adapters = build_aws_adapters(settings, aws.clients)
+    service = build_service(settings, store=NotifyingTaskStore(adapters.store), broker=adapters.broker)
+    worker = service.worker(agent)
+    pollers = [
+        SqsPoller(
+            aws.clients.sqs,
+            aws.names.queue_url,
+            worker_handler(worker),
+            function_name="a2a-worker",
+            region=aws.region,
+            timeout_seconds=settings.lease_seconds,
+        ),
+        SqsPoller(
+            aws.clients.sqs,
+            aws.names.dlq_url,
+            dead_letter_handler(service.ledger),
+            function_name="a2a-dead-letters",
+            region=aws.region,
+        ),
+    ]
+    description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
+    stack = DevStack(service, worker, create_app(service), adapters.broker, description, local_aws=aws)
+    stack.background.extend(poller.run for poller in pollers)
+    return stack
+
+
+def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
+    from a2a_core.aws.clients import build_clients
+    from a2a_core.aws.compose import build_aws_adapters
+
+    adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
+    service = build_service(settings, store=adapters.store, broker=adapters.broker)
+    description = f"AWS (table {settings.table_name}; the deployed worker Lambda runs the agent)"
+    return DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)
 
 
 async def run_worker_loop(broker: InMemoryBroker, worker: Worker) -> None:
@@ -84,10 +168,15 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def banner(url: str) -> str:
+def banner(url: str, backend: str = "") -> str:
     curl = (
         f'curl -s {url} -H \'content-type: application/json\' -d \'{{"jsonrpc":"2.0","id":1,'
         '"method":"message/send","params":{"message":{"role":"user","messageId":"m1",'
         '"parts":[{"kind":"text","text":"hello"}]}}}\''
     )
-    return f"A2A agent listening on {url}\nAgent card: {url}.well-known/agent-card.json\nTry it:     {curl}\n"
+    return (
+        f"A2A agent listening on {url}\n"
+        f"Agent card: {url}.well-known/agent-card.json\n"
+        f"Tasks in:   {backend}\n"
+        f"Try it:     {curl}\n"
+    )

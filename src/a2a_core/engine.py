@@ -21,7 +21,7 @@ from a2a_core.errors import (
 )
 from a2a_core.ledger import Change, TaskLedger, status
 from a2a_core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
-from a2a_core.records import Commit, MessageAdded, RunLease
+from a2a_core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.types import (
     FilePart,
     Message,
@@ -61,15 +61,17 @@ class TaskEngine:
     async def send_message(self, params: MessageSendParams, caller: Caller) -> Task:
         message = params.message
         self._check_message(params)
-        if message.task_id:
-            operation = await self._continue(message)
-        else:
-            operation = await self._start(message, params, caller)
         configuration = params.configuration
         blocking = self.config.default_blocking
         if configuration is not None and configuration.blocking is not None:
             blocking = configuration.blocking
         history_length = configuration.history_length if configuration else None
+        if message.task_id:
+            operation = await self._continue(message)
+        else:
+            operation, created = await self._start(message, params, caller)
+            if created is not None and not blocking:
+                return trim_history(created, history_length)  # just written: no need to read it
         if blocking:
             await self.ledger.wait_for(operation.task_id, RETURN_STATES, self.config.blocking_timeout)
         task = await self.ledger.load(operation.task_id, history_length)
@@ -91,7 +93,10 @@ class TaskEngine:
         await self.ledger.write(params.id, decide)
         return await self.ledger.load(params.id)
 
-    async def _start(self, message: Message, params: MessageSendParams, caller: Caller) -> RunOperation:
+    async def _start(
+        self, message: Message, params: MessageSendParams, caller: Caller
+    ) -> tuple[RunOperation, Task | None]:
+        """Create the task (or find a retry's) and enqueue its turn; the task if it was created."""
         task_id = _derive_id(caller.principal, message)
         context_id = message.context_id or str(uuid.uuid5(_ID_NAMESPACE, f"context:{task_id}"))
         stored = message.model_copy(update={"task_id": task_id, "context_id": context_id})
@@ -107,7 +112,7 @@ class TaskEngine:
         # attempt may have died between storing the task and enqueuing it.
         if created or task.status.state == TaskState.submitted:
             await self.broker.enqueue(operation)
-        return operation
+        return operation, task if created else None
 
     async def _continue(self, message: Message) -> RunOperation:
         task_id = message.task_id or ""

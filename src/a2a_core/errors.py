@@ -47,6 +47,24 @@ class InternalError(A2AError):
     default_message = "Internal error"
 
 
+class StoreUnavailableError(InternalError):
+    """The task store could not be reached or refused the call (throttling, missing table, access).
+
+    Adapters log the cause; clients only learn that the call may be retried.
+    """
+
+    default_message = "The task store is unavailable; retry the request"
+
+
+class BrokerUnavailableError(InternalError):
+    """The run queue refused or could not be reached; the task is stored but not yet queued.
+
+    The client may retry the same request: the engine finds the stored task and enqueues again.
+    """
+
+    default_message = "The task could not be queued for a worker; try again shortly"
+
+
 class TaskNotFoundError(A2AError):
     code = -32001
     default_message = "Task not found"

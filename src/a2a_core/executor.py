@@ -15,7 +15,7 @@ from typing import Any, TypeAlias
 
 from a2a_core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
 from a2a_core.ledger import Change, TaskLedger, status
-from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.records import ArtifactUpdated, Commit
 from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
@@ -138,8 +138,9 @@ class TaskContext:
         def decide(head: Commit) -> Change:
             if head.state == TaskState.canceled:
                 raise TaskCanceledError(f"Task {self.task_id} was canceled")
-            if head.run is None or head.run.run_id != self.run_id:
-                raise TaskCanceledError(f"Task {self.task_id} moved on to another turn")
+            # Another worker ended or took over this turn (our lease expired while we ran).
+            if is_terminal(head.state) or head.run is None or head.run.run_id != self.run_id:
+                raise TaskCanceledError(f"Task {self.task_id}'s turn is no longer ours ({head.state.value})")
             return Change(events)
 
         commit = await self._ledger.write(self.task_id, decide, head=self._head)

@@ -16,7 +16,7 @@ class PushConfigStore(ABC):
     async def put(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
         """Store ``config`` (assigning an id when it has none); replaces a config with that id.
 
-        Idempotent; returns the stored config.
+        A replaced config keeps its place in `list`. Idempotent; returns the stored config.
         """
 
     @abstractmethod

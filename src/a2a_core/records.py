@@ -128,16 +128,25 @@ def fold(commits: list[Commit], *, history_length: int | None = None) -> Task:
                 artifacts[event.artifact.artifact_id] = _merge(
                     artifacts.get(event.artifact.artifact_id), event
                 )
-    if history_length is not None:
-        history = history[-history_length:] if history_length else []
-    return Task(
-        id=first.task_id,
-        context_id=first.context_id,
-        status=status,
-        history=history,
-        artifacts=list(artifacts.values()) or None,
-        metadata=first.metadata,
+    return trim_history(
+        Task(
+            id=first.task_id,
+            context_id=first.context_id,
+            status=status,
+            history=history,
+            artifacts=list(artifacts.values()) or None,
+            metadata=first.metadata,
+        ),
+        history_length,
     )
+
+
+def trim_history(task: Task, history_length: int | None) -> Task:
+    """The task with only its last ``history_length`` messages (all when None); a copy."""
+    if history_length is None or task.history is None:
+        return task
+    kept = task.history[-history_length:] if history_length else []
+    return task.model_copy(update={"history": kept})
 
 
 def _merge(existing: Artifact | None, update: ArtifactUpdated) -> Artifact:

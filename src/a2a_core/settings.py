@@ -39,7 +39,20 @@ class Settings(BaseModel):
 
     # The agent: "package.module:attribute", an AgentExecutor or an async function.
     agent: str = "a2a_core.examples.echo:agent"
-    backend: Literal["memory"] = "memory"
+    # memory: this process only; local: moto's server started in-process (the dev default);
+    # aws: real AWS resources named below.
+    backend: Literal["memory", "local", "aws"] = "memory"
+
+    # AWS resources (backend "aws"; "local" fills them in itself).
+    aws_region: str = "us-east-1"
+    aws_endpoint_url: str | None = None
+    table_name: str | None = None
+    queue_url: str | None = None
+    dlq_url: str | None = None
+    bucket_name: str | None = None
+    retention_days: int = Field(default=30, gt=0)
+    # Commits whose JSON is larger than this go to S3 (DynamoDB items stop at 400 KB).
+    offload_threshold_bytes: int = Field(default=300_000, gt=1024, le=380_000)
 
     # Protocol behaviour.
     max_body_bytes: int = Field(default=6 * 1024 * 1024, gt=0)

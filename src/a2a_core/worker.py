@@ -5,26 +5,35 @@ turn, and no live worker may hold it), so a duplicate delivery never runs the ag
 claim records a lease; a delivery that finds an expired lease takes over from a worker that
 died. Every write the agent makes is conditional on the task still being on this turn and not
 canceled, so a cancel is never overwritten by a late completion.
+
+A turn cannot hang a task forever: the agent runs under the invocation's deadline (minus a
+safety margin to record the outcome), a turn claimed ``max_attempts`` times is failed rather than
+run again, and `give_up` fails the turn of an operation that landed in the dead-letter queue.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Callable
 
+from a2a_core.aws.resources import QUEUE
 from a2a_core.broker import RunOperation
-from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError
+from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError, TaskNotFoundError
 from a2a_core.executor import AgentExecutor, TaskContext
 from a2a_core.ledger import Change, TaskLedger, status
 from a2a_core.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.records import Commit, RunLease, fold
-from a2a_core.types import TaskState
+from a2a_core.types import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)
 
 INVALID_RESPONSE = "The agent returned an invalid response."
+AGENT_FAILED = "The agent failed while working on this task."
+OUT_OF_TIME = "The agent did not finish within the worker's time limit."
 
 
 class RunInProgressError(Exception):
@@ -38,15 +47,23 @@ class Worker:
         executor: AgentExecutor,
         *,
         lease_seconds: float = 900.0,
+        safety_margin: float = 10.0,
+        max_attempts: int = QUEUE.max_receive_count,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.ledger = ledger
         self.executor = executor
         self.lease_seconds = lease_seconds
+        self.safety_margin = safety_margin
+        self.max_attempts = max_attempts
         self._clock = clock
 
-    async def handle(self, operation: RunOperation) -> None:
+    async def handle(self, operation: RunOperation, *, deadline: float | None = None) -> None:
         """Run the operation's turn if it is still due. Safe to call any number of times.
+
+        ``deadline`` is the `time.monotonic()` value at which this process stops (a Lambda
+        invocation's end); the agent is stopped `safety_margin` seconds before it and the task
+        failed, so the outcome is recorded while the process can still write.
 
         Raises `RunInProgressError` when another worker is running the turn right now.
         """
@@ -57,35 +74,54 @@ class Worker:
         claim = await self.ledger.write(operation.task_id, self._claim(operation), head=commits[-1])
         if claim is None:
             return
+        if claim.state == TaskState.failed:
+            logger.error("task %s failed: its %d attempts were used up", operation.task_id, self.max_attempts)
+            return
         if claim.first_seq == commits[-1].next_seq:
             task = fold([*commits, claim])
         else:  # the claim lost a race first: the log we read is stale
             task = await self.ledger.load(operation.task_id)
-        ctx = TaskContext(self.ledger, task, operation.run_id, head=claim)
+        await self._run(TaskContext(self.ledger, task, operation.run_id, head=claim), deadline)
+
+    async def give_up(self, operation: RunOperation, reason: str) -> bool:
+        """Fail the operation's turn with ``reason`` if it is still pending; see `give_up`."""
+        return await give_up(self.ledger, operation, reason, clock=self._clock)
+
+    async def _run(self, ctx: TaskContext, deadline: float | None) -> None:
+        budget = None if deadline is None else deadline - self.safety_margin - time.monotonic()
+        time_limit = asyncio.timeout(budget)
         try:
-            result = await self.executor.execute(ctx)
+            async with time_limit:
+                result = await self.executor.execute(ctx)
             if not ctx.ended:
                 await ctx.complete(result)
         except TaskCanceledError:
-            logger.info("task %s was canceled during its run", operation.task_id)
+            logger.info("task %s was canceled during its run", ctx.task_id)
         except InvalidAgentResponseError as error:
-            logger.error("agent gave an invalid response on task %s: %s", operation.task_id, error)
+            logger.error("agent gave an invalid response on task %s: %s", ctx.task_id, error)
             await self._fail(ctx, INVALID_RESPONSE, error_code=InvalidAgentResponseError.code)
-        except Exception:
-            logger.exception("agent failed on task %s", operation.task_id)
-            await self._fail(ctx, "The agent failed while working on this task.")
+        except Exception as error:
+            # Only our own limit means "out of time"; a TimeoutError the agent raised is its failure.
+            if isinstance(error, TimeoutError) and time_limit.expired():
+                logger.error("agent ran out of time on task %s", ctx.task_id)
+                await self._fail(ctx, OUT_OF_TIME)
+            else:
+                logger.exception("agent failed on task %s", ctx.task_id)
+                await self._fail(ctx, AGENT_FAILED)
 
     def _claim(self, operation: RunOperation) -> Callable[[Commit], Change | None]:
         def decide(head: Commit) -> Change | None:
-            run = head.run
-            if is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+            run = _pending_run(head, operation)
+            if run is None:
                 return None
-            if run is None or run.run_id != operation.run_id:
-                return None  # a stale delivery of an earlier turn
             now = self._clock()
-            if run.lease_until is not None and run.lease_until > now:
-                raise RunInProgressError(f"task {operation.task_id} is being run by another worker")
-            lease = RunLease(run_id=run.run_id, lease_until=now + self.lease_seconds, attempt=run.attempt + 1)
+            _check_no_live_lease(head, run, now)
+            attempt = run.attempt + 1
+            if attempt > self.max_attempts:
+                # Every earlier claim ended with its worker dying mid-run; one more would too.
+                reason = f"The agent could not finish this task after {run.attempt} attempts."
+                return Change([status(TaskState.failed, _agent_message(head, reason))])
+            lease = RunLease(run_id=run.run_id, lease_until=now + self.lease_seconds, attempt=attempt)
             return Change([status(TaskState.working)], run=lease)
 
         return decide
@@ -96,3 +132,52 @@ class Worker:
         metadata = None if error_code is None else {ERROR_CODE_KEY: error_code}
         with contextlib.suppress(TaskCanceledError):
             await ctx.fail(reason, metadata=metadata)
+
+
+async def give_up(
+    ledger: TaskLedger, operation: RunOperation, reason: str, *, clock: Callable[[], float] = time.time
+) -> bool:
+    """Fail the operation's turn with ``reason`` if it is still pending; True if this call wrote.
+
+    Used when no worker will ever run the operation again (it reached the dead-letter queue).
+    Does nothing for a terminal task, a task waiting for the client, a later turn or an unknown
+    task, so it is idempotent. Raises `RunInProgressError` while a worker holds a live lease on
+    the turn: that worker may still finish it.
+    """
+
+    def decide(head: Commit) -> Change | None:
+        run = _pending_run(head, operation)
+        if run is None:
+            return None
+        _check_no_live_lease(head, run, clock())
+        return Change([status(TaskState.failed, _agent_message(head, reason))])
+
+    try:
+        return await ledger.write(operation.task_id, decide) is not None
+    except TaskNotFoundError:
+        logger.warning("cannot give up on unknown task %s", operation.task_id)
+        return False
+
+
+def _pending_run(head: Commit, operation: RunOperation) -> RunLease | None:
+    """The head's run if ``operation`` is the task's current, unfinished turn."""
+    if is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+        return None
+    if head.run is None or head.run.run_id != operation.run_id:
+        return None  # a stale delivery of an earlier turn
+    return head.run
+
+
+def _check_no_live_lease(head: Commit, run: RunLease, now: float) -> None:
+    if run.lease_until is not None and run.lease_until > now:
+        raise RunInProgressError(f"task {head.task_id} is being run by another worker")
+
+
+def _agent_message(head: Commit, text: str) -> Message:
+    return Message(
+        role=Role.agent,
+        parts=[TextPart(text=text)],
+        message_id=str(uuid.uuid4()),
+        task_id=head.task_id,
+        context_id=head.context_id,
+    )

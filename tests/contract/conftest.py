@@ -1,13 +1,43 @@
-"""Every TaskStore adapter runs the same contract suite: add adapters to ``params``."""
+"""Every adapter of a port runs the same contract suite: add adapters to ``params``."""
 
 from __future__ import annotations
 
 import pytest
 
+from a2a_core.aws.blobs import S3Blobs
+from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
+from a2a_core.aws.resources import ResourceNames
+from a2a_core.local.moto_server import LocalAws
+from a2a_core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.store import InMemoryTaskStore, TaskStore
 
+RETENTION = 7 * 24 * 3600
 
-@pytest.fixture(params=["memory"])
+
+def _aws(request: pytest.FixtureRequest) -> tuple[LocalAws, ResourceNames]:
+    # Looked up lazily so the in-memory runs never start the emulator.
+    return request.getfixturevalue("local_aws"), request.getfixturevalue("aws_resources")
+
+
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3"])
 def store(request: pytest.FixtureRequest) -> TaskStore:
-    factories = {"memory": InMemoryTaskStore}
-    return factories[request.param]()
+    if request.param == "memory":
+        return InMemoryTaskStore()
+    aws, names = _aws(request)
+    return DynamoDBTaskStore(
+        aws.clients.dynamodb,
+        names.table,
+        blobs=S3Blobs(aws.clients.s3, names.bucket),
+        retention_seconds=RETENTION,
+        # "dynamodb+s3" moves every body to S3, so the whole contract also holds for offloaded commits.
+        offload_threshold=0 if request.param == "dynamodb+s3" else 300_000,
+    )
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def push_store(request: pytest.FixtureRequest) -> PushConfigStore:
+    if request.param == "memory":
+        return InMemoryPushConfigStore()
+    aws, names = _aws(request)
+    return DynamoDBPushConfigStore(aws.clients.dynamodb, names.table, retention_seconds=RETENTION)

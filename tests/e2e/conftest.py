@@ -32,14 +32,18 @@ _URL_LINE = re.compile(r"^A2A agent listening on (?P<url>http://\S+)\s*$")
 class DevServer:
     """One `a2a-serverless dev` process and the lines it has printed so far."""
 
-    def __init__(self, agent: str) -> None:
+    def __init__(self, agent: str, backend: str) -> None:
         self.agent = agent
+        self.backend = backend
         self.base_url: str | None = None
         self._lines: collections.deque[str] = collections.deque(maxlen=2000)
         self._lock = threading.Lock()
         self._url_or_eof = threading.Event()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        command = [sys.executable, "-m", "a2a_core.cli", "dev", "--port", "0", "--agent", agent]
+        command = [
+            *(sys.executable, "-m", "a2a_core.cli", "dev", "--port", "0"),
+            *("--agent", agent, "--backend", backend),
+        ]
         # A fixed argv of our own interpreter and module: no untrusted input reaches it.
         self.process = subprocess.Popen(  # noqa: S603
             command,
@@ -101,7 +105,10 @@ class DevServer:
 
     def fail(self, reason: str) -> NoReturn:
         self.stop()
-        pytest.fail(f"dev server for {self.agent} {reason}; its output:\n{self.output}", pytrace=False)
+        pytest.fail(
+            f"dev server ({self.backend}) for {self.agent} {reason}; its output:\n{self.output}",
+            pytrace=False,
+        )
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -116,24 +123,34 @@ class DevServer:
             self.process.stdout.close()
 
 
-def _serve(agent: str) -> Iterator[str]:
-    server = DevServer(agent)
+def _serve(agent: str, backend: str) -> Iterator[str]:
+    server = DevServer(agent, backend)
     try:
         yield server.wait_ready(STARTUP_TIMEOUT)
     finally:
         server.stop()
 
 
+# Every e2e test runs against the default embedded AWS (moto) and the pure in-memory backend.
+BACKENDS = ["local", "memory"]
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    value: str = request.param
+    return value
+
+
 @pytest.fixture(scope="module")
-def echo_server() -> Iterator[str]:
+def echo_server(backend: str) -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT/``) of a dev server running the echo agent."""
-    yield from _serve(ECHO_AGENT)
+    yield from _serve(ECHO_AGENT, backend)
 
 
 @pytest.fixture(scope="module")
-def multiturn_server() -> Iterator[str]:
+def multiturn_server(backend: str) -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT/``) of a dev server running the multiturn agent."""
-    yield from _serve(MULTITURN_AGENT)
+    yield from _serve(MULTITURN_AGENT, backend)
 
 
 @pytest.fixture

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 from a2a_core.broker import RunOperation
 from a2a_core.executor import FunctionExecutor, TaskContext
-from a2a_core.types import TaskIdParams, TaskState, TextPart
+from a2a_core.types import Role, Task, TaskIdParams, TaskState, TextPart
 from a2a_core.worker import RunInProgressError, Worker
 from support import CALLER, Stack, send_params, user_message
 
@@ -169,3 +170,132 @@ async def _ask(ctx: TaskContext) -> None:
 async def test_an_operation_for_an_unknown_task_is_dropped() -> None:
     stack = Stack(lambda ctx: _ask(ctx))
     await stack.worker.handle(RunOperation(task_id="ghost", run_id="r"))
+
+
+def _status_text(task: Task) -> str:
+    assert task.status.message is not None
+    part = task.status.message.parts[0]
+    assert isinstance(part, TextPart)
+    return part.text
+
+
+async def test_an_agent_past_the_deadline_is_stopped_and_the_task_failed() -> None:
+    stopped: list[str] = []
+
+    async def slow(ctx: TaskContext) -> str:
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            stopped.append("cancelled")
+            raise
+        return "too late"
+
+    stack = Stack(slow)
+    operation = await _start(stack)
+    worker = Worker(stack.ledger, FunctionExecutor(slow), safety_margin=5.0)
+    started = time.monotonic()
+    await worker.handle(operation, deadline=started + 5.05)
+    assert time.monotonic() - started < 1.0
+    task = await stack.ledger.load(operation.task_id)
+    assert stopped == ["cancelled"]
+    assert task.status.state == TaskState.failed
+    assert _status_text(task) == "The agent did not finish within the worker's time limit."
+
+
+async def test_the_time_limit_never_overwrites_a_cancel() -> None:
+    async def slow(ctx: TaskContext) -> None:
+        await asyncio.sleep(60)
+
+    stack = Stack(slow)
+    operation = await _start(stack)
+    worker = Worker(stack.ledger, FunctionExecutor(slow), safety_margin=5.0)
+    run = asyncio.create_task(worker.handle(operation, deadline=time.monotonic() + 5.1))
+    await asyncio.sleep(0.02)
+    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await run
+    assert (await stack.ledger.load(operation.task_id)).status.state == TaskState.canceled
+
+
+async def test_a_timeout_the_agent_raises_itself_is_an_agent_failure_not_the_time_limit() -> None:
+    async def impatient(ctx: TaskContext) -> str:
+        raise TimeoutError("the upstream API timed out")
+
+    stack = Stack(impatient)
+    operation = await _start(stack)
+    await stack.worker.handle(operation, deadline=time.monotonic() + 900)
+    task = await stack.ledger.load(operation.task_id)
+    assert task.status.state == TaskState.failed
+    assert _status_text(task) == "The agent failed while working on this task."
+
+
+async def test_a_turn_whose_attempts_are_used_up_fails_instead_of_running_again() -> None:
+    now = [1000.0]
+    runs = 0
+
+    async def dies(ctx: TaskContext) -> str:
+        nonlocal runs
+        runs += 1
+        raise asyncio.CancelledError  # the process was killed mid-run
+
+    stack = Stack(dies)
+    operation = await _start(stack)
+    worker = Worker(
+        stack.ledger, FunctionExecutor(dies), lease_seconds=60, max_attempts=2, clock=lambda: now[0]
+    )
+    for _ in range(2):
+        with pytest.raises(asyncio.CancelledError):
+            await worker.handle(operation)
+        now[0] += 61
+    await worker.handle(operation)
+    task = await stack.ledger.load(operation.task_id)
+    assert runs == 2
+    assert task.status.state == TaskState.failed
+    assert _status_text(task) == "The agent could not finish this task after 2 attempts."
+
+
+async def test_give_up_fails_a_pending_turn_once() -> None:
+    stack = Stack(lambda ctx: _ask(ctx))
+    operation = await _start(stack)
+    assert await stack.worker.give_up(operation, "It went to the dead-letter queue.") is True
+    assert await stack.worker.give_up(operation, "It went to the dead-letter queue.") is False
+    task = await stack.ledger.load(operation.task_id)
+    assert task.status.state == TaskState.failed
+    assert _status_text(task) == "It went to the dead-letter queue."
+    assert [m.role for m in task.history or []] == [Role.user, Role.agent]
+
+
+async def test_give_up_leaves_finished_waiting_and_unknown_tasks_alone() -> None:
+    stack = Stack(lambda ctx: _ask(ctx))
+    operation = await _start(stack)
+    await stack.worker.handle(operation)
+    assert await stack.worker.give_up(operation, "gone") is False
+    assert (await stack.ledger.head(operation.task_id)).state == TaskState.input_required
+
+    done = Stack(lambda ctx: _reply(ctx))
+    finished = await _start(done)
+    await done.worker.handle(finished)
+    assert await done.worker.give_up(finished, "gone") is False
+    assert (await done.ledger.head(finished.task_id)).state == TaskState.completed
+    assert await done.worker.give_up(RunOperation(task_id="ghost", run_id="r"), "gone") is False
+
+
+async def _reply(ctx: TaskContext) -> str:
+    return "done"
+
+
+async def test_give_up_waits_while_a_live_worker_holds_the_turn() -> None:
+    release = asyncio.Event()
+
+    async def slow(ctx: TaskContext) -> str:
+        await release.wait()
+        return "done"
+
+    stack = Stack(slow)
+    operation = await _start(stack)
+    run = asyncio.create_task(stack.worker.handle(operation))
+    await asyncio.sleep(0.01)
+    with pytest.raises(RunInProgressError):
+        await stack.worker.give_up(operation, "gone")
+    release.set()
+    await run
+    assert (await stack.ledger.head(operation.task_id)).state == TaskState.completed

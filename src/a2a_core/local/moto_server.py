@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 from dataclasses import dataclass
+from typing import Any
 
 from a2a_core.aws.clients import AwsClients, build_clients
 from a2a_core.aws.resources import ResourceNames, create_all
@@ -24,6 +26,31 @@ class LocalAws:
         self._server.stop()  # type: ignore[attr-defined]
 
 
+_WRITE_LOCK = threading.Lock()
+
+
+def _serialize_dynamodb_writes() -> None:
+    """Make moto's conditional writes atomic, as DynamoDB's are.
+
+    moto checks a condition and then stores the item without a lock, so two racing writers to
+    one key could both "win" under its threaded server. The task log's whole concurrency model is
+    that exactly one conditional put per sequence number succeeds, so the emulator must honour it.
+    """
+    from moto.dynamodb.models import DynamoDBBackend
+
+    if getattr(DynamoDBBackend, "_a2a_serialized", False):
+        return
+    for name in ("put_item", "update_item", "delete_item", "transact_write_items"):
+        original = getattr(DynamoDBBackend, name)
+
+        def locked(self: Any, *args: Any, __original: Any = original, **kwargs: Any) -> Any:
+            with _WRITE_LOCK:
+                return __original(self, *args, **kwargs)
+
+        setattr(DynamoDBBackend, name, locked)
+    DynamoDBBackend._a2a_serialized = True  # type: ignore[attr-defined]
+
+
 def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> LocalAws:
     """moto on 127.0.0.1 (``port``; 0 picks a free one), with table, queues and bucket created."""
     import logging
@@ -31,6 +58,7 @@ def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: in
     from moto.server import ThreadedMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
+    _serialize_dynamodb_writes()
 
     # Fake credentials so boto3 signs requests; moto accepts any. Only set when absent, and
     # only the emulator sees them.

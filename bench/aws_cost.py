@@ -1,0 +1,271 @@
+"""AWS requests and cost per simple task, counted on the local (moto) stack.
+
+A simple task: a non-blocking ``message/send`` through the API Lambda handler, the worker Lambda
+handler completing it (fed by the same poller `a2a-serverless dev` uses, which does what the SQS
+event source mapping does), then one ``tasks/get``. Every boto3 call the handlers make is seen
+by a botocore event hook: DynamoDB read/write units are computed from item sizes the way
+DynamoDB bills them (writes: ceil(item KB); an item carrying the context index's keys writes the
+index too; strongly consistent queries: ceil(sum of returned item sizes / 4 KB)); SQS requests
+and Lambda invocations are counted. Prices: us-east-1 list prices; the agent's own compute is
+excluded; Lambda durations are those measured here against moto (an upper bound: moto answers
+slower than DynamoDB does).
+
+    .venv/bin/python bench/aws_cost.py [--tasks 50] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from a2a_core.aws import clients as aws_clients  # noqa: E402
+from a2a_core.aws.resources import TABLE  # noqa: E402
+from a2a_core.local.moto_server import start_local_aws  # noqa: E402
+from a2a_core.local.pollers import SqsPoller  # noqa: E402
+from warm_latency import FakeLambdaContext, rest_event  # noqa: E402
+
+PRICES = {
+    "apigw_rest_request": 3.50 / 1e6,
+    "lambda_request": 0.20 / 1e6,
+    "lambda_gb_second_arm64": 0.0000133334,
+    "dynamodb_write_unit": 0.625 / 1e6,
+    "dynamodb_read_unit": 0.125 / 1e6,
+    "sqs_standard_request": 0.40 / 1e6,
+}
+MEMORY_GB = {"api": 0.25, "worker": 0.5}
+TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
+INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.context_key, TABLE.context_sort_key)
+
+
+def attribute_size(value: dict[str, Any]) -> int:
+    """Bytes DynamoDB bills for one attribute value (low-level wire format)."""
+    ((kind, inner),) = value.items()
+    if kind == "S":
+        return len(inner.encode())
+    if kind == "N":
+        return math.ceil(len(inner.lstrip("-").replace(".", "")) / 2) + 1
+    if kind == "B":
+        return len(inner) if isinstance(inner, bytes) else len(inner.encode())
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "M":
+        return 3 + sum(len(k.encode()) + attribute_size(v) for k, v in inner.items())
+    if kind == "L":
+        return 3 + sum(1 + attribute_size(v) for v in inner)
+    return sum(len(str(v)) for v in inner)
+
+
+def item_size(item: dict[str, Any]) -> int:
+    return sum(len(name.encode()) + attribute_size(value) for name, value in item.items())
+
+
+@dataclass
+class Meter:
+    write_units: float = 0
+    read_units: float = 0
+    calls: Counter[str] = field(default_factory=Counter)
+    item_bytes: list[int] = field(default_factory=list)
+
+    def attach(self, client: Any) -> None:
+        service = client.meta.service_model.service_name
+        client.meta.events.register(f"provide-client-params.{service}.*", self._request)
+        client.meta.events.register(f"after-call.{service}.*", self._response)
+
+    def _request(self, params: dict[str, Any], model: Any, **_: Any) -> None:
+        name = f"{model.service_model.service_name}:{model.name}"
+        self.calls[name] += 1
+        if model.name == "PutItem":
+            size = item_size(params["Item"])
+            self.item_bytes.append(size)
+            self.write_units += math.ceil(size / 1024)
+            if all(key in params["Item"] for key in INDEX_KEYS):
+                projected = {k: params["Item"][k] for k in INDEX_KEYS}
+                self.write_units += math.ceil(item_size(projected) / 1024)
+
+    def _response(self, parsed: dict[str, Any], model: Any, **_: Any) -> None:
+        if model.name in ("Query", "GetItem"):
+            items = parsed.get("Items") or ([parsed["Item"]] if parsed.get("Item") else [])
+            self.read_units += max(1, math.ceil(sum(item_size(i) for i in items) / 4096))
+
+
+@dataclass
+class Invocations:
+    count: Counter[str] = field(default_factory=Counter)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return fn(*args)
+            finally:
+                self.count[name] += 1
+                self.seconds[name] = self.seconds.get(name, 0.0) + time.perf_counter() - started
+
+        return call
+
+
+def load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(tasks: int) -> dict[str, Any]:
+    aws = start_local_aws()
+    meter = Meter()
+    original = aws_clients.build_clients
+
+    def metered(region: str, endpoint_url: str | None = None) -> aws_clients.AwsClients:
+        built = original(region, endpoint_url)
+        for client in (built.dynamodb, built.sqs, built.s3):
+            meter.attach(client)
+        return built
+
+    aws_clients.build_clients = metered  # every handler below builds its clients through this
+    os.environ.update(
+        {
+            "A2A_BACKEND": "aws",
+            "A2A_AWS_ENDPOINT_URL": aws.endpoint_url,
+            "A2A_AWS_REGION": aws.region,
+            "A2A_TABLE_NAME": aws.names.table,
+            "A2A_QUEUE_URL": aws.names.queue_url,
+            "A2A_DLQ_URL": aws.names.dlq_url,
+            "A2A_BUCKET_NAME": aws.names.bucket,
+            "A2A_AGENT": "a2a_core.examples.echo:agent",
+        }
+    )
+    invocations = Invocations()
+    api = invocations.timed("api", load("api_handler", ROOT / "functions/api/handler.py").handler)
+    worker = invocations.timed("worker", load("worker_handler", ROOT / "functions/worker/handler.py").handler)
+    poller_sqs = original(aws.region, aws.endpoint_url).sqs
+    meter.attach(poller_sqs)  # the event source mapping's receive/delete are billed requests too
+    poller = SqsPoller(poller_sqs, aws.names.queue_url, worker, function_name="worker", region=aws.region)
+    meter.calls.clear()
+    meter.write_units = meter.read_units = 0.0
+    invocations.count.clear()
+    invocations.seconds.clear()
+    try:
+        for _ in range(tasks):
+            simple_task(api, poller)
+    finally:
+        aws.stop()
+    return report(meter, invocations, tasks)
+
+
+def simple_task(api: Callable[..., Any], poller: SqsPoller) -> None:
+    send = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "message/send",
+        "params": {
+            "message": {
+                "role": "user",
+                "messageId": str(uuid.uuid4()),
+                "parts": [{"kind": "text", "text": "hi"}],
+            },
+            "configuration": {"blocking": False},
+        },
+    }
+    task = json.loads(api(rest_event(send, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
+    # The worker runs on its own thread, as it runs in its own Lambda: the Powertools batch helper
+    # owns that thread's event loop, the API handler (Mangum) owns the main thread's.
+    with ThreadPoolExecutor(1) as pool:
+        while pool.submit(poller.poll_once, 0).result() == 0:
+            pass
+    get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task["id"]}}
+    fetched = json.loads(api(rest_event(get, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
+    if fetched["status"]["state"] != "completed":
+        raise RuntimeError(f"task did not complete: {fetched['status']}")
+
+
+def report(meter: Meter, invocations: Invocations, tasks: int) -> dict[str, Any]:
+    per = {
+        "write_units": meter.write_units / tasks,
+        "read_units": meter.read_units / tasks,
+        "sqs_requests": sum(n for name, n in meter.calls.items() if name.startswith("sqs:")) / tasks,
+        "api_requests": invocations.count["api"] / tasks,
+        "lambda_invocations": sum(invocations.count.values()) / tasks,
+        "gb_seconds": sum(MEMORY_GB[n] * s for n, s in invocations.seconds.items()) / tasks,
+    }
+    dollars = {
+        "api_gateway": per["api_requests"] * PRICES["apigw_rest_request"],
+        "lambda_requests": per["lambda_invocations"] * PRICES["lambda_request"],
+        "lambda_compute": per["gb_seconds"] * PRICES["lambda_gb_second_arm64"],
+        "dynamodb_writes": per["write_units"] * PRICES["dynamodb_write_unit"],
+        "dynamodb_reads": per["read_units"] * PRICES["dynamodb_read_unit"],
+        "sqs": per["sqs_requests"] * PRICES["sqs_standard_request"],
+    }
+    per_million = {k: round(v * 1e6, 3) for k, v in dollars.items()}
+    return {
+        "tasks": tasks,
+        "per_task": {k: round(v, 3) for k, v in per.items()},
+        "calls_per_task": {k: round(v / tasks, 2) for k, v in sorted(meter.calls.items())},
+        "mean_put_item_bytes": round(sum(meter.item_bytes) / max(1, len(meter.item_bytes))),
+        "dollars_per_million_tasks": per_million,
+        "total_per_million": round(sum(per_million.values()), 2),
+        "lambda_seconds_per_invocation": {
+            n: round(s / max(1, invocations.count[n]), 4) for n, s in invocations.seconds.items()
+        },
+    }
+
+
+def print_report(result: dict[str, Any]) -> None:
+    per = result["per_task"]
+    print(
+        f"simple task (non-blocking send -> worker completes -> tasks/get), {result['tasks']} tasks on moto\n"
+    )
+    for key in ("write_units", "read_units", "sqs_requests"):
+        verdict = "PASS" if per[key] <= TARGETS[key] else "MISS"
+        print(f"  {key:<20} {per[key]:>7}   target <= {TARGETS[key]}  {verdict}")
+    print(f"  {'api_requests':<20} {per['api_requests']:>7}")
+    print(f"  {'lambda_invocations':<20} {per['lambda_invocations']:>7}")
+    memory = f"(API {MEMORY_GB['api']} GB, worker {MEMORY_GB['worker']} GB)"
+    print(f"  {'gb_seconds':<20} {per['gb_seconds']:>7}   {memory}")
+    print(f"  mean PutItem size    {result['mean_put_item_bytes']} bytes")
+    print("\nAWS calls per task:")
+    for name, n in result["calls_per_task"].items():
+        print(f"  {name:<28} {n}")
+    print("\ndollars per million tasks (us-east-1 list prices, agent compute excluded):")
+    for name, dollars in result["dollars_per_million_tasks"].items():
+        print(f"  {name:<20} ${dollars:>8.3f}")
+    total = result["total_per_million"]
+    verdict = "PASS" if total < TARGETS["dollars_per_million"] else "MISS"
+    print(f"  {'total':<20} ${total:>8.2f}   target < ${TARGETS['dollars_per_million']:.0f}  {verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tasks", type=int, default=50)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run(args.tasks)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_report(result)
+
+
+if __name__ == "__main__":
+    main()

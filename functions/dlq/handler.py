@@ -1,0 +1,22 @@
+"""Dead-letter Lambda: a run operation no worker could finish ends its task as failed.
+
+It needs the task table only, never the agent, so it does not import the agent's code. The batch
+handling lives in `a2a_core.aws.lambdas`.
+"""
+
+from __future__ import annotations
+
+from a2a_core.aws.clients import build_clients
+from a2a_core.aws.compose import build_task_store
+from a2a_core.aws.lambdas import dead_letter_handler
+from a2a_core.ledger import TaskLedger
+from a2a_core.settings import Settings
+
+
+def build(settings: Settings) -> TaskLedger:
+    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
+    return TaskLedger(build_task_store(settings, clients))
+
+
+ledger = build(Settings.from_env())
+handler = dead_letter_handler(ledger)

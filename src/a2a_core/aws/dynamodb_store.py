@@ -1,0 +1,235 @@
+"""`TaskStore` on DynamoDB: one item per commit, each written with one conditional put.
+
+An item is keyed ``TASK#<task_id>`` / ``EVT#<first_seq:010d>`` and holds ``task_id``,
+``first_seq``, ``last_seq``, ``state``, ``write_id``, the TTL attribute and either ``body`` (the JSON)
+or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). Only a task's
+first commit carries the context index's attributes, so the index holds one entry per task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from a2a_core.aws.resources import TABLE
+from a2a_core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.records import Commit
+from a2a_core.store import TaskStore
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+
+    from a2a_core.aws.blobs import S3Blobs
+
+TASK_ID = "task_id"
+FIRST_SEQ = "first_seq"
+LAST_SEQ = "last_seq"
+STATE = "state"
+BODY = "body"
+BODY_REF = "body_ref"
+# Random per append call: tells our own put, resent by botocore, from another writer's.
+WRITE_ID = "write_id"
+
+_TASK_PREFIX = "TASK#"
+_EVENT_PREFIX = "EVT#"
+_MAX_SEQ = 9_999_999_999  # the widest number the 10-digit sort key holds
+# S3 bodies fetched at once by one read; boto3's connection pool holds 10 connections.
+_PARALLEL_FETCHES = 8
+
+Item = dict[str, Any]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+logger = logging.getLogger(__name__)
+
+
+class KeyTakenError(ConcurrentUpdateError):
+    """A conditional write lost; ``existing`` is the item that holds the key (when returned)."""
+
+    def __init__(self, existing: Item | None) -> None:
+        super().__init__("the item was written by another writer")
+        self.existing = existing
+
+
+def task_key(task_id: str) -> str:
+    return f"{_TASK_PREFIX}{task_id}"
+
+
+def event_key(seq: int) -> str:
+    return f"{_EVENT_PREFIX}{seq:010d}"
+
+
+async def aws_call(fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
+    """Run a blocking boto3 call in a thread, with its errors turned into domain errors.
+
+    A failed condition means another writer got there first (`KeyTakenError`); anything
+    else (throttling past botocore's retries, a missing table or bucket, denied access, a
+    timeout) is logged here and surfaces as `StoreUnavailableError`, which tells clients nothing
+    about AWS.
+    """
+    try:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+    except ClientError as error:
+        if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+            raise KeyTakenError(cast("Item | None", error.response.get("Item"))) from None
+        logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
+        raise StoreUnavailableError() from None
+    except BotoCoreError as error:
+        logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
+        raise StoreUnavailableError() from None
+
+
+async def query_all(client: DynamoDBClient, limit: int | None = None, **query: Any) -> list[Item]:
+    """Every item ``query`` matches across pages (or the first ``limit`` of them)."""
+    if limit is not None:
+        query["Limit"] = limit
+    items: list[Item] = []
+    while True:
+        page = await aws_call(client.query, **query)
+        items.extend(page["Items"])
+        if limit is not None or "LastEvaluatedKey" not in page:
+            return items[:limit] if limit is not None else items
+        query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+class DynamoDBTaskStore(TaskStore):
+    """Task logs in a DynamoDB table built from `resources.TABLE`; large commits in S3.
+
+    Bodies offloaded to S3 outlive their items when TTL deletes those: the bucket needs a
+    lifecycle rule that expires ``tasks/`` objects after ``retention_seconds``.
+    """
+
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        *,
+        blobs: S3Blobs,
+        retention_seconds: int,
+        offload_threshold: int = 300_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._client = client
+        self._table = table_name
+        self._blobs = blobs
+        self._retention = retention_seconds
+        self._offload_threshold = offload_threshold
+        self._clock = clock
+
+    async def append(self, commit: Commit) -> None:
+        # Nulls are defaults: dropping them keeps a typical commit within one 1 KB write unit.
+        body = commit.model_dump_json(exclude_none=True)
+        item = self._item(commit)
+        ref = None
+        if len(body.encode()) > self._offload_threshold:
+            # A fresh key per attempt: racing writers of one sequence number never overwrite
+            # each other's body, so the winner's item always points at its own.
+            ref = f"tasks/{commit.task_id}/{commit.first_seq:010d}-{uuid.uuid4()}.json"
+            await aws_call(self._blobs.put, ref, body.encode())
+            item[BODY_REF] = {"S": ref}
+        else:
+            item[BODY] = {"S": body}
+        try:
+            await aws_call(
+                self._client.put_item,
+                TableName=self._table,
+                Item=item,
+                ConditionExpression="attribute_not_exists(#pk)",
+                ExpressionAttributeNames={"#pk": TABLE.partition_key},
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except KeyTakenError as taken:
+            # botocore resends a put whose answer was lost (timeout, 5xx); if the first send
+            # landed, the retry finds our own item: the append succeeded.
+            if taken.existing is not None and taken.existing.get(WRITE_ID) == item[WRITE_ID]:
+                return
+            # Only a lost condition proves the item was not written; after any other error
+            # the put may have landed, and deleting its body would break the stored commit.
+            if ref is not None:
+                with contextlib.suppress(StoreUnavailableError):
+                    await aws_call(self._blobs.delete, ref)
+            raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken") from None
+
+    async def head(self, task_id: str) -> Commit | None:
+        items = await self._events(task_id, 1, _MAX_SEQ, forward=False, limit=1)
+        return (await self._decode(items))[0] if items else None
+
+    async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
+        if after_seq <= 0:
+            return await self._decode(await self._events(task_id, 1, _MAX_SEQ))
+        # The commit holding seq after_seq + 1 may start at or before after_seq.
+        earlier, later = await asyncio.gather(
+            self._events(task_id, 1, after_seq, forward=False, limit=1),
+            self._events(task_id, after_seq + 1, _MAX_SEQ),
+        )
+        straddling = [item for item in earlier if int(item[LAST_SEQ]["N"]) > after_seq]
+        return await self._decode(straddling + later)
+
+    async def tasks_in_context(self, context_id: str) -> list[str]:
+        # The index is a GSI: eventually consistent, so a task created a moment ago may be missing.
+        items = await query_all(
+            self._client,
+            TableName=self._table,
+            IndexName=TABLE.context_index,
+            KeyConditionExpression="#ctx = :ctx",
+            ExpressionAttributeNames={"#ctx": TABLE.context_key},
+            ExpressionAttributeValues={":ctx": {"S": context_id}},
+        )
+        return [item[TABLE.partition_key]["S"].removeprefix(_TASK_PREFIX) for item in items]
+
+    def _item(self, commit: Commit) -> Item:
+        item: Item = {
+            TABLE.partition_key: {"S": task_key(commit.task_id)},
+            TABLE.sort_key: {"S": event_key(commit.first_seq)},
+            TASK_ID: {"S": commit.task_id},
+            FIRST_SEQ: {"N": str(commit.first_seq)},
+            LAST_SEQ: {"N": str(commit.last_seq)},
+            STATE: {"S": commit.state.value},
+            WRITE_ID: {"S": secrets.token_urlsafe(12)},
+            TABLE.ttl_attribute: {"N": str(int(self._clock()) + self._retention)},
+        }
+        if commit.first_seq == 1:
+            item[TABLE.context_key] = {"S": commit.context_id}
+            item[TABLE.context_sort_key] = {"N": f"{commit.created_at:.6f}"}
+        return item
+
+    async def _events(
+        self, task_id: str, low: int, high: int, *, forward: bool = True, limit: int | None = None
+    ) -> list[Item]:
+        # BETWEEN on EVT# keys, never an open range: the task's PUSH# items share its partition.
+        return await query_all(
+            self._client,
+            limit,
+            TableName=self._table,
+            KeyConditionExpression="#pk = :pk AND #sk BETWEEN :low AND :high",
+            ExpressionAttributeNames={"#pk": TABLE.partition_key, "#sk": TABLE.sort_key},
+            ExpressionAttributeValues={
+                ":pk": {"S": task_key(task_id)},
+                ":low": {"S": event_key(low)},
+                ":high": {"S": event_key(high)},
+            },
+            ScanIndexForward=forward,
+            ConsistentRead=True,
+        )
+
+    async def _decode(self, items: list[Item]) -> list[Commit]:
+        slots = asyncio.Semaphore(_PARALLEL_FETCHES)
+
+        async def fetch(key: str) -> bytes:
+            async with slots:
+                return await aws_call(self._blobs.get, key)
+
+        refs = [item[BODY_REF]["S"] for item in items if BODY not in item]
+        fetched = dict(zip(refs, await asyncio.gather(*map(fetch, refs)), strict=True))
+        return [
+            Commit.model_validate_json(item[BODY]["S"] if BODY in item else fetched[item[BODY_REF]["S"]])
+            for item in items
+        ]

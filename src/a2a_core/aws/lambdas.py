@@ -1,0 +1,105 @@
+"""The SQS-driven Lambda handlers, as factories over already-built parts.
+
+`functions/worker` and `functions/dlq` are thin composition roots around these, and
+`a2a-serverless dev` drives the very same handlers from its local SQS pollers.
+
+Worker: the records of a batch run concurrently. A record that fails (a malformed body, a turn
+another worker holds a live lease on, the store unavailable) is reported alone in
+``batchItemFailures``: SQS delivers only it again after the visibility timeout, and moves it to the
+dead-letter queue after ``maxReceiveCount`` receives. Agent failures are not record failures: the
+worker records them on the task.
+
+Dead letters: an operation no worker could finish ends its task as failed, so no client waits
+forever. A handled dead letter is deleted; there is nothing to replay (a failed task is final, a
+client that wants another try sends a new message).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.batch import (
+    AsyncBatchProcessor,
+    EventType,
+    async_process_partial_response,
+)
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import ValidationError
+
+from a2a_core.broker import RunOperation
+from a2a_core.ledger import TaskLedger
+from a2a_core.worker import RunInProgressError, Worker, give_up
+
+DEAD_LETTER_REASON = "The agent could not finish this task; its run was moved to the dead-letter queue."
+
+SqsHandler = Callable[[dict[str, Any], Any], PartialItemFailureResponse]
+logger = Logger()  # service name from POWERTOOLS_SERVICE_NAME
+
+
+def worker_handler(worker: Worker) -> SqsHandler:
+    # A batch whose every record failed is still a partial response: raising instead would make
+    # SQS deliver the records the worker already finished again too.
+    processor = AsyncBatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+
+    async def record_handler(record: SQSRecord, lambda_context: LambdaContext) -> None:
+        # Taken per record; all records of a batch start at once, so they share the invocation's end.
+        deadline = time.monotonic() + lambda_context.get_remaining_time_in_millis() / 1000
+        try:
+            operation = RunOperation.model_validate_json(record.body)
+        except ValidationError:
+            logger.error("message body is not a run operation", message_id=record.message_id)
+            raise
+        try:
+            await worker.handle(operation, deadline=deadline)
+        except RunInProgressError:
+            logger.info(
+                "turn held by a live worker; SQS delivers it again later",
+                task_id=operation.task_id,
+                message_id=record.message_id,
+            )
+            raise
+        except Exception:
+            logger.exception("run operation failed", task_id=operation.task_id, message_id=record.message_id)
+            raise
+
+    @logger.inject_lambda_context
+    def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+        return async_process_partial_response(
+            event=event, record_handler=record_handler, processor=processor, context=context
+        )
+
+    return handler
+
+
+def dead_letter_handler(ledger: TaskLedger) -> SqsHandler:
+    processor = AsyncBatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+
+    async def record_handler(record: SQSRecord) -> None:
+        try:
+            operation = RunOperation.model_validate_json(record.body)
+        except ValidationError:
+            # No task to fail, and retrying cannot fix the body: acknowledge it.
+            logger.error("dropped a dead letter that is not a run operation", message_id=record.message_id)
+            return
+        try:
+            if await give_up(ledger, operation, DEAD_LETTER_REASON):
+                logger.warning("task failed: its run was dead-lettered", task_id=operation.task_id)
+        except RunInProgressError:
+            logger.info("a live worker holds the turn; checking again later", task_id=operation.task_id)
+            raise
+        except Exception:
+            logger.exception("could not fail the task of a dead letter", task_id=operation.task_id)
+            raise
+
+    @logger.inject_lambda_context
+    def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+        return async_process_partial_response(
+            event=event, record_handler=record_handler, processor=processor, context=context
+        )
+
+    return handler

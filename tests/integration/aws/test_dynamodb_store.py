@@ -1,0 +1,350 @@
+"""DynamoDBTaskStore on moto's real server: long tasks, big artifacts, S3 bodies, races, errors, TTL.
+
+The shared behaviour of every store is in tests/contract; these tests cover what only the
+DynamoDB layout decides (item sizes, offloading, the sparse index, TTL, error mapping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from a2a_core.aws.blobs import S3Blobs
+from a2a_core.aws.clients import build_clients
+from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb_store import BODY, BODY_REF, DynamoDBTaskStore
+from a2a_core.aws.resources import TABLE, ResourceNames
+from a2a_core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.lifecycle import is_terminal
+from a2a_core.local.moto_server import LocalAws
+from a2a_core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
+from a2a_core.types import (
+    Artifact,
+    FilePart,
+    FileWithBytes,
+    Message,
+    PushNotificationConfig,
+    Role,
+    TaskState,
+    TextPart,
+)
+from support import user_message
+
+DAY = 24 * 3600
+ITEM_LIMIT = 400 * 1024  # DynamoDB's item size limit
+
+
+def make_store(aws: LocalAws, names: ResourceNames, **options: Any) -> DynamoDBTaskStore:
+    options.setdefault("retention_seconds", DAY)
+    return DynamoDBTaskStore(
+        aws.clients.dynamodb, names.table, blobs=S3Blobs(aws.clients.s3, names.bucket), **options
+    )
+
+
+@pytest.fixture
+def store(local_aws: LocalAws, aws_resources: ResourceNames) -> DynamoDBTaskStore:
+    return make_store(local_aws, aws_resources)
+
+
+def stored_items(aws: LocalAws, names: ResourceNames) -> list[dict[str, Any]]:
+    pages = aws.clients.dynamodb.get_paginator("scan").paginate(TableName=names.table, ConsistentRead=True)
+    items = [dict(item) for page in pages for item in page["Items"]]
+    return sorted(items, key=lambda item: (item[TABLE.partition_key]["S"], item[TABLE.sort_key]["S"]))
+
+
+def item_size(item: Mapping[str, Any]) -> int:
+    """What DynamoDB counts against its limit: attribute names plus values (numbers as digits)."""
+    return sum(
+        len(name.encode()) + len(str(next(iter(value.values()))).encode()) for name, value in item.items()
+    )
+
+
+def agent_message(text: str) -> Message:
+    return Message(role=Role.agent, parts=[TextPart(text=text)], message_id=f"a-{text}")
+
+
+def always(change: Change) -> Decide:
+    return lambda _: change
+
+
+async def start(ledger: TaskLedger, task_id: str, message: Message | None = None) -> Commit:
+    """A task that a worker has claimed: its head is `working`."""
+    await ledger.create(task_id=task_id, context_id="ctx", message=message or user_message(), run_id="r1")
+    claim = await ledger.write(task_id, lambda head: Change([status(TaskState.working)]))
+    assert claim is not None
+    return claim
+
+
+@pytest.mark.anyio
+async def test_a_thousand_turns_keep_every_item_small(
+    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    ledger = TaskLedger(store)
+    await ledger.create(task_id="long", context_id="ctx", message=user_message("user 0"), run_id="r")
+    head = await ledger.head("long")
+    for turn in range(1000):
+        asked = [MessageAdded(seq=0, message=user_message(f"user {turn}"))] if turn else []
+        reply = [status(TaskState.working), status(TaskState.input_required, agent_message(f"agent {turn}"))]
+        written = await ledger.write("long", always(Change([*asked, *reply])), head=head)
+        assert written is not None
+        head = written
+
+    task = await ledger.load("long")
+    expected = [text for turn in range(1000) for text in (f"user {turn}", f"agent {turn}")]
+    assert [m.parts[0].text for m in task.history or [] if isinstance(m.parts[0], TextPart)] == expected
+    trimmed = await ledger.load("long", history_length=5)
+    assert [m.message_id for m in trimmed.history or []] == [m.message_id for m in (task.history or [])[-5:]]
+
+    items = stored_items(local_aws, aws_resources)
+    assert len(items) == 1001
+    assert max(map(item_size, items)) < 2_000  # nothing grows with the history
+    indexed = [item[TABLE.sort_key]["S"] for item in items if TABLE.context_key in item]
+    assert indexed == ["EVT#0000000001"]
+    assert all((TABLE.context_sort_key in item) == (TABLE.context_key in item) for item in items)
+    assert await store.tasks_in_context("ctx") == ["long"]
+
+
+@pytest.mark.anyio
+async def test_each_commit_of_a_simple_task_costs_one_write_unit(
+    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    ledger = TaskLedger(store)
+    task_id, context_id = str(uuid.uuid4()), str(uuid.uuid4())
+    await ledger.create(
+        task_id=task_id, context_id=context_id, message=user_message("What is six times seven?"), run_id="r"
+    )
+    claim = RunLease(run_id="r", lease_until=time.time() + 900, attempt=1)
+    await ledger.write(task_id, lambda _: Change([status(TaskState.working)], run=claim))
+    answer = Artifact(artifact_id=str(uuid.uuid4()), name="answer", parts=[TextPart(text="42")])
+    done = status(TaskState.completed, agent_message("Done: the answer is in the artifact."))
+    await ledger.write(task_id, lambda _: Change([ArtifactUpdated(seq=0, artifact=answer), done]))
+
+    sizes = [item_size(item) for item in stored_items(local_aws, aws_resources)]
+    assert len(sizes) == 3
+    assert max(sizes) <= 1024, sizes  # DynamoDB bills writes per started KB
+
+
+@pytest.mark.anyio
+async def test_a_20_mb_artifact_streamed_in_chunks_is_reassembled_exactly(
+    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    ledger = TaskLedger(store)
+    head = await start(ledger, "big")
+    chunks = [os.urandom(128 * 1024).hex() for _ in range(80)]  # 80 x 256 KiB of text
+    for index, chunk in enumerate(chunks):
+        update = ArtifactUpdated(
+            seq=0,
+            artifact=Artifact(artifact_id="report", parts=[TextPart(text=chunk)]),
+            append=index > 0,
+            last_chunk=index == len(chunks) - 1,
+        )
+        written = await ledger.write("big", always(Change([update])), head=head)
+        assert written is not None
+        head = written
+    await ledger.write("big", lambda _: Change([status(TaskState.completed)]), head=head)
+
+    task = await ledger.load("big")
+    (artifact,) = task.artifacts or []
+    assert "".join(p.text for p in artifact.parts if isinstance(p, TextPart)) == "".join(chunks)
+    assert max(map(item_size, stored_items(local_aws, aws_resources))) < ITEM_LIMIT
+
+
+@pytest.mark.anyio
+async def test_a_megabyte_file_part_goes_to_s3_and_comes_back_byte_identical(
+    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    payload = os.urandom(768 * 1024)  # ~1 MB once base64-encoded
+    file = FileWithBytes(bytes=base64.b64encode(payload).decode(), mime_type="application/pdf", name="a.pdf")
+    message = Message(role=Role.user, parts=[FilePart(file=file)], message_id="with-file")
+    ledger = TaskLedger(store)
+    await start(ledger, "files", message)
+
+    first, claim = stored_items(local_aws, aws_resources)
+    assert BODY not in first
+    key = first[BODY_REF]["S"]
+    assert key.startswith("tasks/files/0000000001-")
+    local_aws.clients.s3.head_object(Bucket=aws_resources.bucket, Key=key)
+    assert BODY in claim
+    assert BODY_REF not in claim
+
+    (stored,) = (await ledger.load("files")).history or []
+    part = stored.parts[0]
+    assert isinstance(part, FilePart)
+    assert isinstance(part.file, FileWithBytes)
+    assert base64.b64decode(part.file.bytes) == payload
+    assert part.file.name == "a.pdf"
+
+
+@pytest.mark.anyio
+async def test_the_loser_of_a_race_leaves_no_s3_object_behind(
+    local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    store = make_store(local_aws, aws_resources, offload_threshold=0)
+    ledger = TaskLedger(store)
+    await ledger.create(task_id="t1", context_id="ctx", message=user_message("mine"), run_id="r")
+    (winner,) = await store.read("t1")
+    with pytest.raises(ConcurrentUpdateError):
+        await store.append(winner.model_copy(update={"created_at": winner.created_at + 1}))
+
+    listing = local_aws.clients.s3.list_objects_v2(Bucket=aws_resources.bucket, Prefix="tasks/t1/")
+    (item,) = stored_items(local_aws, aws_resources)
+    assert [obj["Key"] for obj in listing.get("Contents", [])] == [item[BODY_REF]["S"]]
+    assert await store.read("t1") == [winner]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("offload_threshold", [300_000, 0], ids=["inline", "s3"])
+async def test_a_put_resent_by_botocore_after_it_landed_counts_as_written(
+    local_aws: LocalAws, aws_resources: ResourceNames, offload_threshold: int
+) -> None:
+    client = build_clients(local_aws.region, local_aws.endpoint_url).dynamodb
+    resent: list[int] = []
+
+    def lose_first_answer(attempts: int, response: Any, **_: Any) -> Any:
+        # As if the answer to a put that landed was lost on the way back: botocore sends it again.
+        if attempts == 1 and response is not None and response[0].status_code == 200:
+            resent.append(attempts)
+            return 0
+        return None
+
+    client.meta.events.register("needs-retry.dynamodb.PutItem", lose_first_answer)
+    store = DynamoDBTaskStore(
+        client,
+        aws_resources.table,
+        blobs=S3Blobs(local_aws.clients.s3, aws_resources.bucket),
+        retention_seconds=DAY,
+        offload_threshold=offload_threshold,
+    )
+    _, created = await TaskLedger(store).create(
+        task_id="t1", context_id="ctx", message=user_message(), run_id="r"
+    )
+    assert resent == [1]
+    assert created
+    (stored,) = await store.read("t1")  # an offloaded body was kept, not cleaned up as a loser's
+    assert stored.first_seq == 1
+
+
+def test_cancel_and_complete_racing_from_threads_end_in_one_terminal_state(
+    store: DynamoDBTaskStore,
+) -> None:
+    def race(task_id: str) -> dict[TaskState, Commit | None]:
+        asyncio.run(start(TaskLedger(store), task_id))
+        both_read = threading.Barrier(2, timeout=10)
+
+        def writer(target: TaskState) -> Commit | None:
+            calls = 0
+
+            def decide(head: Commit) -> Change | None:
+                nonlocal calls
+                calls += 1
+                if calls == 1:
+                    both_read.wait()  # both writers decide on the same `working` head
+                return None if is_terminal(head.state) else Change([status(target)])
+
+            # Each thread has its own event loop, like two Lambda invocations.
+            return asyncio.run(TaskLedger(store).write(task_id, decide))
+
+        targets = (TaskState.canceled, TaskState.completed)
+        with ThreadPoolExecutor(2) as pool:
+            return dict(zip(targets, pool.map(writer, targets), strict=True))
+
+    for round_ in range(20):
+        task_id = f"race-{round_}"
+        results = race(task_id)
+        winners = [state for state, commit in results.items() if commit is not None]
+        assert len(winners) == 1, f"round {round_}: {results}"
+        log = asyncio.run(store.read(task_id))
+        terminal = [
+            e.status.state
+            for c in log
+            for e in c.events
+            if isinstance(e, StatusChanged) and is_terminal(e.status.state)
+        ]
+        assert terminal == winners
+        assert log[-1].state == winners[0]
+
+
+@pytest.mark.anyio
+async def test_push_configs_in_the_task_partition_are_not_log_entries(
+    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    ledger = TaskLedger(store)
+    claim = await start(ledger, "t1")
+    pushes = DynamoDBPushConfigStore(local_aws.clients.dynamodb, aws_resources.table, retention_seconds=DAY)
+    await pushes.put("t1", PushNotificationConfig(url="https://hooks.example.com/"))
+    assert await store.head("t1") == claim
+    assert await store.read("t1", after_seq=claim.first_seq - 1) == [claim]
+    assert len(await store.read("t1")) == 2
+
+
+@pytest.mark.anyio
+async def test_aws_failures_surface_as_store_unavailable_without_aws_detail(
+    local_aws: LocalAws, aws_resources: ResourceNames, caplog: pytest.LogCaptureFixture
+) -> None:
+    missing_table = make_store(local_aws, replace(aws_resources, table="no-such-table"))
+    with pytest.raises(StoreUnavailableError) as raised:
+        await missing_table.head("t1")
+    assert raised.value.message == StoreUnavailableError.default_message
+    assert "ResourceNotFoundException" in caplog.text  # the detail goes to the log only
+    probe = Commit(
+        task_id="t1",
+        context_id="ctx",
+        first_seq=1,
+        events=(MessageAdded(seq=1, message=user_message()),),
+        state=TaskState.submitted,
+        created_at=0.0,
+    )
+    with pytest.raises(StoreUnavailableError):
+        await missing_table.append(probe)
+    with pytest.raises(StoreUnavailableError):
+        await missing_table.tasks_in_context("ctx")
+    missing_bucket = make_store(
+        local_aws, replace(aws_resources, bucket="no-such-bucket"), offload_threshold=0
+    )
+    with pytest.raises(StoreUnavailableError):
+        await missing_bucket.append(probe)
+    pushes = DynamoDBPushConfigStore(local_aws.clients.dynamodb, "no-such-table", retention_seconds=DAY)
+    with pytest.raises(StoreUnavailableError):
+        await pushes.list("t1")
+
+    healthy = make_store(local_aws, aws_resources)
+    await healthy.append(probe)
+    with pytest.raises(ConcurrentUpdateError):
+        await healthy.append(probe.model_copy(update={"state": TaskState.rejected}))
+
+
+@pytest.mark.anyio
+async def test_every_item_expires_retention_after_it_was_written(
+    local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    now = [1_700_000_000.25]
+    store = make_store(local_aws, aws_resources, retention_seconds=30 * DAY, clock=lambda: now[0])
+    pushes = DynamoDBPushConfigStore(
+        local_aws.clients.dynamodb, aws_resources.table, retention_seconds=30 * DAY, clock=lambda: now[0]
+    )
+    ledger = TaskLedger(store)
+    await ledger.create(task_id="t1", context_id="ctx", message=user_message(), run_id="r")
+    await pushes.put("t1", PushNotificationConfig(url="https://hooks.example.com/", id="hook"))
+    now[0] += DAY
+    await ledger.write("t1", lambda _: Change([status(TaskState.working)]))
+
+    expiry = {
+        item[TABLE.sort_key]["S"]: int(item[TABLE.ttl_attribute]["N"])
+        for item in stored_items(local_aws, aws_resources)
+    }
+    assert expiry == {
+        "EVT#0000000001": 1_700_000_000 + 30 * DAY,
+        "EVT#0000000003": 1_700_000_000 + 31 * DAY,
+        "PUSH#hook": 1_700_000_000 + 30 * DAY,
+    }
