@@ -12,6 +12,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from a2a_core import sse
 from a2a_core.agent_card import public_url
 from a2a_core.engine import Caller
 from a2a_core.errors import InvalidRequestError
@@ -42,7 +43,13 @@ def create_app(
                 f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
             )
             return Response(error_body(None, error), media_type=JSON)
-        return Response(await service.dispatcher.dispatch(body, Caller()), media_type=JSON)
+        caller = Caller(last_event_id=request.headers.get("last-event-id"))
+        reply = await service.dispatcher.dispatch(body, caller)
+        if isinstance(reply, bytes):
+            return Response(reply, media_type=JSON)
+        if "aws.event" in request.scope:  # Mangum: API Gateway takes one response body
+            return await sse.buffered(reply, budget=settings.stream_buffer_seconds)
+        return sse.incremental(reply, keepalive=settings.stream_keepalive_seconds)
 
     async def card(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)

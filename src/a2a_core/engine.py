@@ -38,9 +38,17 @@ _ID_NAMESPACE = uuid.UUID("6f1c2a52-61f4-4c1e-9d7e-2b1f3f0e9a11")
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling; tasks are created for (and later isolated by) this principal."""
+    """Who is calling (tasks are created for, and isolated by, this principal), plus what the
+    transport said about the call that methods need."""
 
     principal: str = "anonymous"
+    last_event_id: str | None = None  # SSE Last-Event-ID header, for tasks/resubscribe
+
+
+@dataclass(frozen=True)
+class Submission:
+    operation: RunOperation
+    created: Task | None  # the new task as written; None for a continuation or a retry
 
 
 @dataclass(frozen=True)
@@ -58,23 +66,28 @@ class TaskEngine:
         self.broker = broker
         self.config = config or EngineConfig()
 
-    async def send_message(self, params: MessageSendParams, caller: Caller) -> Task:
+    async def submit(self, params: MessageSendParams, caller: Caller) -> Submission:
+        """Create or continue the task and queue its turn; shared by message/send and /stream."""
         message = params.message
         self._check_message(params)
+        if message.task_id:
+            return Submission(await self._continue(message), None)
+        operation, created = await self._start(message, params, caller)
+        return Submission(operation, created)
+
+    async def send_message(self, params: MessageSendParams, caller: Caller) -> Task:
         configuration = params.configuration
         blocking = self.config.default_blocking
         if configuration is not None and configuration.blocking is not None:
             blocking = configuration.blocking
         history_length = configuration.history_length if configuration else None
-        if message.task_id:
-            operation = await self._continue(message)
-        else:
-            operation, created = await self._start(message, params, caller)
-            if created is not None and not blocking:
-                return trim_history(created, history_length)  # just written: no need to read it
+        submission = await self.submit(params, caller)
+        task_id = submission.operation.task_id
+        if submission.created is not None and not blocking:
+            return trim_history(submission.created, history_length)  # just written: no need to read it
         if blocking:
-            await self.ledger.wait_for(operation.task_id, RETURN_STATES, self.config.blocking_timeout)
-        task = await self.ledger.load(operation.task_id, history_length)
+            await self.ledger.wait_for(task_id, RETURN_STATES, self.config.blocking_timeout)
+        task = await self.ledger.load(task_id, history_length)
         if blocking:
             _raise_for_invalid_agent_response(task)
         return task

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,13 +28,39 @@ from a2a_core.errors import (
 logger = logging.getLogger(__name__)
 
 RequestId = str | int | None
+
+
+@dataclass(frozen=True)
+class StreamItem:
+    """One event of a streamed answer: a result, or an error, with its SSE event id."""
+
+    id: str | None
+    result: BaseModel | None = None
+    error: A2AError | None = None
+
+
 Handler = Callable[[Any, Caller], Awaitable[BaseModel | None]]
+StreamHandler = Callable[[Any, Caller], Awaitable[AsyncIterator[StreamItem]]]
 
 
 @dataclass(frozen=True)
 class Method:
     params: type[BaseModel]
-    handler: Handler
+    handler: Handler | StreamHandler
+    streaming: bool = False
+
+
+@dataclass(frozen=True)
+class StreamReply:
+    """A streamed answer: each item becomes one JSON-RPC response carrying the request id."""
+
+    request_id: RequestId
+    items: AsyncIterator[StreamItem]
+
+    def encode(self, item: StreamItem) -> bytes:
+        if item.error is not None:
+            return error_body(self.request_id, item.error)
+        return result_body(self.request_id, item.result)
 
 
 @dataclass(frozen=True)
@@ -79,23 +105,44 @@ class Dispatcher:
         except ValidationError as error:
             raise RequestError(request_id, invalid_params(error)) from None
 
-    async def dispatch(self, body: bytes, caller: Caller) -> bytes:
-        """The complete JSON response body for a request body."""
+    async def dispatch(self, body: bytes, caller: Caller) -> bytes | StreamReply:
+        """The JSON response body for a request body, or a stream for a streaming method.
+
+        Errors found before a stream starts (bad params, an unknown task to continue) are plain
+        JSON bodies, as the protocol requires.
+        """
         try:
             call = self.parse(body)
         except RequestError as error:
             return error_body(error.request_id, error.error)
         return await self.run(call, caller)
 
-    async def run(self, call: Call, caller: Caller) -> bytes:
+    async def run(self, call: Call, caller: Caller) -> bytes | StreamReply:
+        method = self.methods[call.method]
         try:
-            result = await self.methods[call.method].handler(call.params, caller)
+            result = await method.handler(call.params, caller)
         except A2AError as error:
             return error_body(call.id, error)
         except Exception:
             logger.exception("internal error in %s", call.method)
             return error_body(call.id, InternalError())
+        if method.streaming:
+            assert not isinstance(result, BaseModel | None)
+            return StreamReply(call.id, _guarded(result, call.method))
+        assert isinstance(result, BaseModel | None)
         return result_body(call.id, result)
+
+
+async def _guarded(items: AsyncIterator[StreamItem], method: str) -> AsyncIterator[StreamItem]:
+    """A failure mid-stream becomes a final error event instead of a torn connection."""
+    try:
+        async for item in items:
+            yield item
+    except A2AError as error:
+        yield StreamItem(None, error=error)
+    except Exception:
+        logger.exception("internal error while streaming %s", method)
+        yield StreamItem(None, error=InternalError())
 
 
 class RequestError(Exception):

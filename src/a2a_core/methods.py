@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 from a2a_core.engine import Caller, TaskEngine
 from a2a_core.errors import PushNotificationNotSupportedError, UnsupportedOperationError
 from a2a_core.jsonrpc import Method
+from a2a_core.streaming import TaskStreams
 from a2a_core.types import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
@@ -31,13 +32,20 @@ async def _push_disabled(params: Any, caller: Caller) -> NoReturn:
     )
 
 
-def a2a_methods(engine: TaskEngine) -> dict[str, Method]:
+def a2a_methods(engine: TaskEngine, *, streams: TaskStreams | None) -> dict[str, Method]:
+    """The method table; ``streams`` None turns streaming off (the card says so too)."""
+    if streams is None:
+        stream = Method(MessageSendParams, _streaming_disabled)
+        resubscribe = Method(TaskIdParams, _streaming_disabled)
+    else:
+        stream = Method(MessageSendParams, streams.message_stream, streaming=True)
+        resubscribe = Method(TaskIdParams, streams.resubscribe, streaming=True)
     return {
         "message/send": Method(MessageSendParams, engine.send_message),
-        "message/stream": Method(MessageSendParams, _streaming_disabled),
+        "message/stream": stream,
         "tasks/get": Method(TaskQueryParams, engine.get_task),
         "tasks/cancel": Method(TaskIdParams, engine.cancel_task),
-        "tasks/resubscribe": Method(TaskIdParams, _streaming_disabled),
+        "tasks/resubscribe": resubscribe,
         "tasks/pushNotificationConfig/set": Method(TaskPushNotificationConfig, _push_disabled),
         "tasks/pushNotificationConfig/get": Method(GetTaskPushNotificationConfigParams, _push_disabled),
         "tasks/pushNotificationConfig/list": Method(ListTaskPushNotificationConfigParams, _push_disabled),

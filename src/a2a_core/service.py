@@ -14,6 +14,7 @@ from a2a_core.ledger import TaskLedger
 from a2a_core.methods import a2a_methods
 from a2a_core.settings import Settings, SettingsError
 from a2a_core.store import TaskStore
+from a2a_core.streaming import TaskStreams
 from a2a_core.worker import Worker
 
 
@@ -42,8 +43,9 @@ def build_service(settings: Settings, *, store: TaskStore, broker: Broker) -> A2
             output_modes=tuple(settings.default_output_modes),
         ),
     )
-    cards = CardBuilder(settings, streaming=False, push_notifications=False)
-    return A2AService(settings, ledger, engine, Dispatcher(a2a_methods(engine)), cards)
+    streams = TaskStreams(engine) if settings.streaming_enabled else None
+    cards = CardBuilder(settings, streaming=streams is not None, push_notifications=False)
+    return A2AService(settings, ledger, engine, Dispatcher(a2a_methods(engine, streams=streams)), cards)
 
 
 def load_agent(spec: str) -> AgentExecutor:

@@ -59,7 +59,13 @@ class Settings(BaseModel):
     default_blocking: bool = True
     blocking_timeout_seconds: float = Field(default=25.0, ge=0, le=28.0)
     push_enabled: bool = False
-    streaming_enabled: bool = False
+    streaming_enabled: bool = True
+    # Incremental streams (uvicorn, Lambda response streaming) send a comment this often while
+    # the agent is quiet, so proxies keep the connection open.
+    stream_keepalive_seconds: float = Field(default=15.0, gt=0)
+    # Buffered streams (Mangum on API Gateway, which cannot stream) collect events for at most
+    # this long, then answer; the client resubscribes with Last-Event-ID to continue.
+    stream_buffer_seconds: float = Field(default=25.0, gt=0, le=28.0)
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)

@@ -110,7 +110,7 @@ async def test_agent_card_is_served_on_both_well_known_paths(echo_server: str) -
         assert card.protocol_version == "0.2.5"
         assert card.preferred_transport == "JSONRPC"
         assert card.url == echo_server
-        assert card.capabilities.streaming is False
+        assert card.capabilities.streaming is True
 
         current = await http.get(f"{echo_server}.well-known/agent-card.json")
         legacy = await http.get(f"{echo_server}.well-known/agent.json")
@@ -122,13 +122,11 @@ async def test_agent_card_is_served_on_both_well_known_paths(echo_server: str) -
     assert body["protocolVersion"] == "0.2.5"
     assert body["preferredTransport"] == "JSONRPC"
     assert body["url"] == echo_server
-    assert body["capabilities"]["streaming"] is False
+    assert body["capabilities"]["streaming"] is True
 
 
 async def test_echo_send_then_get_trims_history_without_touching_storage(echo_server: str) -> None:
-    # streaming=True on purpose: the SDK must fall back to message/send because the card says
-    # capabilities.streaming is false (otherwise it would hit the -32004 message/stream).
-    async with sdk_client(echo_server, streaming=True) as client:
+    async with sdk_client(echo_server, streaming=False) as client:
         sent = user_message("hello")
         task = await send(client, sent)
         assert task.status.state == TaskState.completed
@@ -224,28 +222,3 @@ async def test_unknown_task_is_task_not_found(echo_server: str) -> None:
         with pytest.raises(A2AClientJSONRPCError) as continued:
             await send(client, user_message("hello?", task_id="does-not-exist"))
         assert continued.value.error.code == TASK_NOT_FOUND
-
-
-@pytest.mark.parametrize(
-    ("method", "params"),
-    [
-        (
-            "message/stream",
-            {"message": {"role": "user", "messageId": "stream-1", "parts": [{"kind": "text", "text": "hi"}]}},
-        ),
-        ("tasks/resubscribe", {"id": "does-not-exist"}),
-    ],
-)
-async def test_streaming_methods_are_unsupported_for_now(
-    echo_server: str, method: str, params: dict[str, Any]
-) -> None:
-    request = {"jsonrpc": "2.0", "id": "req-7", "method": method, "params": params}
-    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
-        response = await http.post(echo_server, json=request)
-    assert response.status_code == 200
-    assert response.headers["content-type"].startswith("application/json")
-    body: dict[str, Any] = response.json()
-    assert body["jsonrpc"] == "2.0"
-    assert body["id"] == "req-7"
-    assert "result" not in body
-    assert body["error"]["code"] == UNSUPPORTED_OPERATION

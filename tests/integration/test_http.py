@@ -23,7 +23,7 @@ async def test_both_card_paths_serve_the_card_with_a_reachable_url(
     assert card["preferredTransport"] == "JSONRPC"
     assert card["url"] == "http://agent.test/"
     assert card["capabilities"] == {
-        "streaming": False,
+        "streaming": True,
         "pushNotifications": False,
         "stateTransitionHistory": True,
     }
@@ -83,3 +83,11 @@ async def test_unknown_paths_and_methods_answer_json_not_html(client: httpx.Asyn
     assert missing.json() == {"error": "Not Found"}
     assert wrong_method.status_code == 405
     assert wrong_method.headers["content-type"] == "application/json"
+
+
+async def test_card_says_streaming_false_when_it_is_turned_off() -> None:
+    stack = Stack(echo, streaming_enabled=False)
+    transport = httpx.ASGITransport(app=create_app(stack.service))
+    async with httpx.AsyncClient(transport=transport, base_url="http://internal") as client:
+        card = (await client.get("/.well-known/agent-card.json")).json()
+    assert card["capabilities"]["streaming"] is False

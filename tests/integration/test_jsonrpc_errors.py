@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.examples.echo import agent as echo_agent
 from a2a_core.service import A2AService
 from a2a_core.types import TaskState
 from support import Stack
@@ -62,8 +63,8 @@ CASES: list[tuple[str, bytes | dict[str, Any] | list[Any] | str, int, Any]] = [
     ("push set while disabled", rpc("tasks/pushNotificationConfig/set", {
         "taskId": "t", "pushNotificationConfig": {"url": "https://hooks.example/a"}}), -32003, 1),
     ("push list while disabled", rpc("tasks/pushNotificationConfig/list", {"id": "t"}), -32003, 1),
-    ("stream not built yet", rpc("message/stream", {"message": MESSAGE}), -32004, 1),
-    ("resubscribe not built yet", rpc("tasks/resubscribe", {"id": "t"}), -32004, 1),
+    ("stream with empty parts", rpc("message/stream", {"message": {**MESSAGE, "parts": []}}), -32602, 1),
+    ("stream to unknown task", rpc("message/stream", {"message": {**MESSAGE, "taskId": "x"}}), -32001, 1),
     ("unacceptable output mode", rpc("message/send", {
         "message": MESSAGE, "configuration": {"acceptedOutputModes": ["image/png"]}}), -32005, 1),
 ]  # fmt: skip
@@ -178,3 +179,14 @@ async def test_null_id_gets_a_normal_answer(client: httpx.AsyncClient) -> None:
     answer = (await client.post("/", json=rpc("message/send", params, None))).json()
     assert answer["id"] is None
     assert answer["result"]["kind"] == "task"
+
+
+@pytest.mark.parametrize("method", ["message/stream", "tasks/resubscribe"])
+async def test_streaming_methods_are_unsupported_when_streaming_is_off(method: str) -> None:
+    stack = Stack(echo_agent, streaming_enabled=False)
+    params = {"message": MESSAGE} if method == "message/stream" else {"id": "t"}
+    async with _client(stack) as client:
+        response = await client.post("/", json=rpc(method, params, "s"))
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"]["code"] == -32004
+    assert _state(stack) == (0, 0)

@@ -1,0 +1,57 @@
+"""Serving a streamed JSON-RPC answer as Server-Sent Events, in the two modes Lambda allows.
+
+- Incremental (uvicorn locally; Lambda response streaming behind the Lambda Web Adapter): each
+  event is written as it happens, with ``: keepalive`` comments while the agent is quiet.
+- Buffered (Mangum on API Gateway, which returns one response body): events are collected until
+  the final one or until the budget runs out, and returned as one valid SSE body. A client that
+  did not get a final event resubscribes with ``Last-Event-ID`` and continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+
+from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.responses import Response
+
+from a2a_core.jsonrpc import StreamItem, StreamReply
+
+SSE = "text/event-stream"
+_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def incremental(reply: StreamReply, *, keepalive: float) -> Response:
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        async for item in reply.items:
+            yield _event(reply, item)
+
+    return EventSourceResponse(
+        events(),
+        ping=keepalive,
+        ping_message_factory=lambda: ServerSentEvent(comment="keepalive"),
+        headers=_HEADERS,
+    )
+
+
+async def buffered(reply: StreamReply, *, budget: float) -> Response:
+    chunks: list[str] = []
+    deadline = time.monotonic() + budget
+    items = reply.items
+    try:
+        while (remaining := deadline - time.monotonic()) > 0:
+            try:
+                item = await asyncio.wait_for(anext(items), remaining)
+            except (StopAsyncIteration, TimeoutError):
+                break
+            chunks.append(_event(reply, item).encode().decode())
+    finally:
+        with contextlib.suppress(Exception):
+            await items.aclose()  # type: ignore[attr-defined]
+    return Response("".join(chunks), media_type=SSE, headers=_HEADERS)
+
+
+def _event(reply: StreamReply, item: StreamItem) -> ServerSentEvent:
+    return ServerSentEvent(data=reply.encode(item).decode(), id=item.id)

@@ -1,0 +1,105 @@
+"""message/stream and tasks/resubscribe: a task's durable event log, served as protocol events.
+
+Streams read the log, never a process's memory, so any API instance can serve any stream, a
+dropped connection loses nothing (resubscribe with ``Last-Event-ID`` continues after the last
+event the client saw), and a client that goes away never affects the agent. Each event's id is
+its sequence number in the task log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from a2a_core.engine import Caller, TaskEngine
+from a2a_core.errors import InvalidParamsError, TaskNotFoundError
+from a2a_core.jsonrpc import StreamItem
+from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.records import StatusChanged, fold, to_stream_event
+from a2a_core.types import MessageSendParams, TaskIdParams, TaskStatusUpdateEvent
+
+
+class TaskStreams:
+    def __init__(self, engine: TaskEngine, *, poll_initial: float = 0.05, poll_max: float = 1.0) -> None:
+        self.engine = engine
+        self.store = engine.ledger.store
+        self.poll_initial = poll_initial
+        self.poll_max = poll_max
+
+    async def message_stream(self, params: MessageSendParams, caller: Caller) -> AsyncIterator[StreamItem]:
+        """Create or continue the task (errors raise here, before any stream), then stream it."""
+        submission = await self.engine.submit(params, caller)
+        return self._from_snapshot(submission.operation.task_id)
+
+    async def resubscribe(self, params: TaskIdParams, caller: Caller) -> AsyncIterator[StreamItem]:
+        head = await self.store.head(params.id)
+        if head is None:
+            # Resubscribe is answered over SSE even when the task is unknown: one error event.
+            return _single(StreamItem(None, error=TaskNotFoundError(f"Task {params.id} not found")))
+        after = _last_event_id(caller.last_event_id)
+        if after is None:
+            return self._from_snapshot(params.id)
+        return self.follow(params.id, head.context_id, after)
+
+    async def _from_snapshot(self, task_id: str) -> AsyncIterator[StreamItem]:
+        commits = await self.store.read(task_id)
+        task = fold(commits)
+        last = commits[-1].last_seq
+        yield StreamItem(str(last), task)
+        if task.status.state not in RETURN_STATES:
+            async for item in self.follow(task_id, task.context_id, last):
+                yield item
+
+    async def follow(self, task_id: str, context_id: str, after: int) -> AsyncIterator[StreamItem]:
+        """Events after sequence ``after`` as they are appended, until a final status.
+
+        An idle poll costs one small read (the head); the log itself is read only once the head
+        shows something new. Polls back off from ``poll_initial`` to ``poll_max`` while the task is
+        quiet; stores that can (in-process) wake the follower on append instead.
+        """
+        poll = self.poll_initial
+        while True:
+            head = await self.store.head(task_id)
+            if head is None:
+                return
+            if head.last_seq <= after:
+                if head.state in RETURN_STATES:
+                    yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
+                    return
+                await self.store.wait_for_append(task_id, after, poll)
+                poll = min(poll * 1.5, self.poll_max)
+                continue
+            poll = self.poll_initial
+            for commit in await self.store.read(task_id, after):
+                for event in commit.events:
+                    if event.seq <= after:
+                        continue
+                    after = event.seq
+                    update = to_stream_event(event, task_id=task_id, context_id=context_id)
+                    if update is None:
+                        continue
+                    yield StreamItem(str(event.seq), update)
+                    if isinstance(update, TaskStatusUpdateEvent) and update.final:
+                        return
+
+    @staticmethod
+    def _final_status(task_id: str, context_id: str, event: object, seq: int) -> StreamItem:
+        """The ending of a task the client has seen every event of: its last status, again."""
+        assert isinstance(event, StatusChanged)  # nothing is appended after a final status
+        update = to_stream_event(event, task_id=task_id, context_id=context_id)
+        return StreamItem(str(seq), update)
+
+
+async def _single(item: StreamItem) -> AsyncIterator[StreamItem]:
+    yield item
+
+
+def _last_event_id(value: str | None) -> int | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        seq = int(value.strip())
+    except ValueError:
+        raise InvalidParamsError(f"Last-Event-ID {value!r} is not an event id of this server") from None
+    if seq < 0:
+        raise InvalidParamsError(f"Last-Event-ID {value!r} is not an event id of this server")
+    return seq

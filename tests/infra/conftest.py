@@ -1,0 +1,90 @@
+"""One synthesized app per session, checked by cdk-nag exactly as `cdk synth` checks it.
+
+``Default`` is the stack `infra.app` deploys (buffered, arm64). ``Full`` turns every option on:
+response streaming, x86_64, custom function options, alarm topic, custom domain, WAF, extra
+environment and the push hook. Code is a placeholder (``a2a:skip_bundling``); `test_bundle.py`
+bundles for real.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # the CDK app lives beside the package, it is not installed
+# jsii prints a Node 20 end-of-life banner on every start; it says nothing about this code.
+os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
+
+from aws_cdk import Duration, Stack, cx_api  # noqa: E402
+from aws_cdk import aws_lambda as lambda_  # noqa: E402
+from aws_cdk import aws_sns as sns  # noqa: E402
+from aws_cdk.assertions import Template  # noqa: E402
+from infra.options import CustomDomain, FunctionOptions, StreamingMode  # noqa: E402
+from infra.service import A2AService  # noqa: E402
+from infra.stack import A2AStack  # noqa: E402
+from infra.testing import checked_app  # noqa: E402
+
+AGENT = "a2a_core.examples.echo:agent"
+TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:a2a-alarms"
+WEB_ACL_ARN = "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/a2a/0123"
+DOMAIN = CustomDomain(
+    domain_name="agent.example.com",
+    certificate_arn="arn:aws:acm:eu-west-1:123456789012:certificate/0123",
+)
+
+
+@pytest.fixture(scope="session")
+def cdk_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cdk.out")
+
+
+@pytest.fixture(scope="session")
+def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
+    app = checked_app(cdk_out)
+    A2AStack(app, "Default", agent=AGENT, allow_unauthenticated=True)
+    full_stack = Stack(app, "Full")
+    service = A2AService(
+        full_stack,
+        "Service",
+        agent="my_agents.research:agent",
+        allow_unauthenticated=True,
+        streaming=StreamingMode.RESPONSE_STREAM,
+        architecture=lambda_.Architecture.X86_64,
+        worker_function=FunctionOptions(memory_mb=1024, timeout=Duration.minutes(10)),
+        worker_batch_size=5,
+        worker_max_concurrency=20,
+        retention_days=7,
+        throttling_rate_limit=5,
+        throttling_burst_limit=10,
+        alarm_topic=sns.Topic.from_topic_arn(full_stack, "Alarms", TOPIC_ARN),
+        custom_domain=DOMAIN,
+        web_acl_arn=WEB_ACL_ARN,
+        environment={"A2A_NAME": "Research agent"},
+    )
+    service.add_push_function()
+    return app.synth(), service  # synth raises if cdk-nag finds anything not acknowledged
+
+
+@pytest.fixture(scope="session")
+def full_service(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> A2AService:
+    return synthesized[1]
+
+
+@pytest.fixture(scope="session")
+def default(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name("Default").template)
+
+
+@pytest.fixture(scope="session")
+def full(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name("Full").template)
+
+
+@pytest.fixture(scope="session")
+def topic_arn() -> str:
+    return TOPIC_ARN
