@@ -156,8 +156,13 @@ class TaskEngine:
             )
 
         commit = await self.ledger.write(task_id, decide)
-        if commit is not None:
-            await self.broker.enqueue(operation)
+        if commit is None:  # a retry: enqueue again only while nobody has claimed the turn
+            head = await self.ledger.head(task_id)
+            run = head.run
+            unclaimed = run is not None and run.run_id == operation.run_id and run.lease_until is None
+            if not unclaimed or is_terminal(head.state):
+                return operation
+        await self.broker.enqueue(operation)
         return operation
 
     def _check_message(self, params: MessageSendParams) -> None:

@@ -104,25 +104,23 @@ class TaskLedger:
         append loses a race or ``decide`` refuses.
         """
         for _ in range(self._max_races):
-            known = head
-            current = known or await self.head(task_id)
+            cached = head is not None
+            current = head or await self.head(task_id)
+            head = None  # whatever happens below, a further attempt reads the head afresh
             try:
                 change = decide(current)
             except Exception:
-                if known is None:
-                    raise
-                head = None
-                continue
-            if change is None and known is None:
-                return None
+                if cached:
+                    continue
+                raise
             if change is None:
-                head = None
-                continue
+                if cached:
+                    continue
+                return None
             commit = self._next_commit(current, change)
             try:
                 await self.store.append(commit)
             except ConcurrentUpdateError:
-                head = None
                 continue
             return commit
         raise InternalError(f"Task {task_id} is too busy: gave up after {self._max_races} write races")

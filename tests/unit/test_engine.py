@@ -116,6 +116,20 @@ async def test_a_retried_continuation_is_applied_once() -> None:
     assert [m.message_id for m in history].count(reply.message_id) == 1
 
 
+async def test_a_retried_continuation_whose_enqueue_was_lost_still_runs_once() -> None:
+    stack = Stack(DraftWriter(delay=0))
+    task = await stack.engine.send_message(send_params(user_message("otters")), CALLER)
+    await stack.drain()
+    reply = user_message("children", task_id=task.id)
+    await stack.engine.send_message(send_params(reply), CALLER)
+    assert await stack.broker.receive(timeout=0) is not None  # that enqueue is lost
+    await stack.engine.send_message(send_params(reply), CALLER)
+    assert await stack.drain() == 1
+    assert (await stack.ledger.load(task.id)).status.state == TaskState.completed
+    await stack.engine.send_message(send_params(reply), CALLER)  # after the run: nothing to do
+    assert len(stack.broker) == 0
+
+
 async def test_continuing_an_unknown_task_is_task_not_found() -> None:
     stack = Stack(echo)
     with pytest.raises(TaskNotFoundError):
