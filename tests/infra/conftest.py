@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # the CDK app lives beside the package, it is not installed
 # jsii prints a Node 20 end-of-life banner on every start; it says nothing about this code.
-os.environ.setdefault("JSII_SILENCE_WARNING_DEPRECATED_NODE_VERSION", "1")
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 from aws_cdk import Duration, Stack, cx_api  # noqa: E402
 from aws_cdk import aws_lambda as lambda_  # noqa: E402

@@ -52,7 +52,7 @@ def test_api_alarms_on_server_errors(default: Template) -> None:
 
 
 def test_push_hook_adds_its_own_alarms(full: Template) -> None:
-    assert {"PushErrors", "PushThrottles", "PushFailuresDepth"} <= set(_alarms(full))
+    assert {"PushErrors", "PushThrottles", "PushFailuresDepth", "PushDeadLettersDepth"} <= set(_alarms(full))
 
 
 def test_alarms_notify_the_topic_when_given(default: Template, full: Template, topic_arn: str) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk.assertions import Template
-from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, asset_hash
+from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, BundlingError, asset_hash, find_uv, source_files
 from infra.functions import RUNTIME
 from infra.options import StreamingMode
 from infra.stack import A2AStack
@@ -28,8 +28,8 @@ from infra.testing import checked_app, logical_id
 
 ARM = BundleSpec(platform="aarch64", python_version="3.11")
 ELF_MACHINES = {"aarch64": 183, "x86_64": 62}  # e_machine in the ELF header
-# What the Lambda Python runtime provides and the bundle leaves out.
-RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "urllib3", "six.py", "jmespath")
+# What the Lambda Python runtime provides and the bundle leaves out (boto3 and its dependencies).
+RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "urllib3", "six.py")
 
 
 @pytest.fixture
@@ -64,6 +64,15 @@ def test_hash_follows_requirements_and_sources_but_not_bytecode_caches(sources: 
     assert asset_hash(ARM, "pydantic==2.12.0\n", sources) != before
 
 
+def test_agent_packages_are_bundled_at_the_top_level_and_hashed(sources: Path) -> None:
+    (sources / "agents" / "research").mkdir(parents=True)
+    (sources / "agents" / "research" / "__init__.py").write_text("async def agent(ctx): ...\n")
+    spec = replace(ARM, packages=("agents/research",))
+
+    assert "research/__init__.py" in {name for _, name in source_files(sources, spec.packages)}
+    assert asset_hash(spec, "", sources) != asset_hash(ARM, "", sources)
+
+
 def test_spec_follows_the_function_architecture_and_runtime() -> None:
     spec = BundleSpec.for_function(lambda_.Architecture.X86_64, RUNTIME, web_server=True)
     assert spec == BundleSpec(
@@ -73,6 +82,10 @@ def test_spec_follows_the_function_architecture_and_runtime() -> None:
 
 def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_path: Path) -> None:
     """Bundles for real, through CDK: arm64 buffered and x86_64 response streaming."""
+    try:
+        find_uv()
+    except BundlingError as error:  # `make test` always has it (.tools/bin/uv)
+        pytest.skip(str(error))
     app = checked_app(tmp_path / "cdk.out", skip_bundling=False)
     A2AStack(app, "Arm", agent="a2a_core.examples.echo:agent", allow_unauthenticated=True)
     A2AStack(
@@ -82,6 +95,7 @@ def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_pa
         allow_unauthenticated=True,
         architecture=lambda_.Architecture.X86_64,
         streaming=StreamingMode.RESPONSE_STREAM,
+        push=True,
     )
     assembly = app.synth()
     arm, x86 = (
@@ -92,7 +106,8 @@ def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_pa
     for bundle, platform in ((arm, "aarch64"), (x86, "x86_64")):
         (native,) = bundle.glob("pydantic_core/_pydantic_core.cpython-311-*-linux-gnu.so")
         assert native.name == f"_pydantic_core.cpython-311-{platform}-linux-gnu.so"
-        assert int.from_bytes(native.read_bytes()[18:20], "little") == ELF_MACHINES[platform]
+        libraries = [path for path in bundle.rglob("*.so*") if path.is_file()]  # cryptography's too
+        assert {_elf_machine(path) for path in libraries} == {ELF_MACHINES[platform]}
         assert not [name for name in RUNTIME_PACKAGES if (bundle / name).exists()]
         assert not (bundle / "bin").exists()
         _assert_precompiled(bundle)
@@ -100,10 +115,14 @@ def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_pa
     assert not (arm / WEB_SERVER_SCRIPT).exists()
     assert not (arm / "uvicorn").exists()
 
-    native = x86 if os.uname().machine == "x86_64" else arm
-    _import_handlers(native, tmp_path)
-    if native == x86:
-        _serve_through_the_web_adapter_command(x86, tmp_path)
+    # Run the bundle this machine can execute, with the environment its stack gives each function.
+    runnable = "X86" if os.uname().machine == "x86_64" else "Arm"
+    template = assembly.get_stack_by_name(runnable).template
+    bundle = x86 if runnable == "X86" else arm
+    for function in ("api", "worker", "dlq", "push") if runnable == "X86" else ("api", "worker", "dlq"):
+        _import_handler(bundle, function, _deployed_environment(template, function), tmp_path)
+    if runnable == "X86":
+        _serve_through_the_web_adapter_command(x86, _deployed_environment(template, "api"), tmp_path)
 
 
 def _bundle(outdir: str, template: Any) -> Path:
@@ -113,6 +132,13 @@ def _bundle(outdir: str, template: Any) -> Path:
     ]
     assert api["Metadata"]["aws:asset:is-bundled"] is True
     return Path(outdir) / str(api["Metadata"]["aws:asset:path"])
+
+
+def _elf_machine(library: Path) -> int:
+    with library.open("rb") as file:
+        header = file.read(20)
+    assert header[:4] == b"\x7fELF", library
+    return int.from_bytes(header[18:20], "little")
 
 
 def _assert_precompiled(bundle: Path) -> None:
@@ -137,7 +163,27 @@ def _sizes(bundle: Path, tmp_path: Path) -> str:
     return f"{unzipped / 2**20:.1f} MiB unzipped, {zipped_size / 2**20:.1f} MiB zipped, {len(files)} files"
 
 
-def _runtime(bundle: Path, tmp_path: Path, **variables: str) -> dict[str, str]:
+def _deployed_environment(template: Any, function: str) -> dict[str, str]:
+    """The function's environment from the template, CloudFormation references filled in."""
+    name = {"api": "Api", "worker": "Worker", "dlq": "DeadLetter", "push": "Push"}[function]
+    resource = logical_id(
+        Template.from_json(template), "AWS::Lambda::Function", f"/Functions/{name}/Resource"
+    )
+    variables = template["Resources"][resource]["Properties"]["Environment"]["Variables"]
+    resolved = {
+        "A2A_AWS_REGION": "eu-west-1",
+        "A2A_QUEUE_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/runs",
+        "A2A_DLQ_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/runs-dlq",
+        "A2A_PUSH_DLQ_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/push-dlq",
+        "A2A_PUBLIC_URL": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod/",
+    }
+    return {
+        key: value if isinstance(value, str) else resolved.get(key, "resolved")
+        for key, value in variables.items()
+    }
+
+
+def _runtime(bundle: Path, tmp_path: Path, variables: dict[str, str]) -> dict[str, str]:
     """Only the bundle and what the Lambda runtime provides (boto3 & co.) on the path."""
     provided = tmp_path / "runtime"
     provided.mkdir(exist_ok=True)
@@ -146,36 +192,30 @@ def _runtime(bundle: Path, tmp_path: Path, **variables: str) -> dict[str, str]:
         if not (provided / name).exists():
             (provided / name).symlink_to(site / name)
     return {
+        **variables,
         "PATH": os.environ["PATH"],
         "PYTHONPATH": f"{bundle}{os.pathsep}{provided}",
         "AWS_DEFAULT_REGION": "eu-west-1",
-        "A2A_AWS_REGION": "eu-west-1",
-        **variables,
     }
 
 
-def _import_handlers(bundle: Path, tmp_path: Path) -> None:
-    aws = {
-        "A2A_BACKEND": "aws",
-        "A2A_TABLE_NAME": "tasks",
-        "A2A_QUEUE_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/runs",
-        "A2A_BUCKET_NAME": "parts",
-    }
+def _import_handler(bundle: Path, function: str, variables: dict[str, str], tmp_path: Path) -> None:
     code = (
-        "import functions.api.handler, functions.worker.handler, functions.dlq.handler, pydantic_core, sys;"
-        "assert all(m.__file__.startswith(sys.argv[1]) for m in (functions.api.handler, pydantic_core))"
+        f"import functions.{function}.handler as h, pydantic_core, sys;"
+        "assert all(m.__file__.startswith(sys.argv[1]) for m in (h, pydantic_core));"
+        "assert callable(h.handler)"
     )
     # -S: no site-packages, so nothing outside the bundle (and the runtime's boto3) is importable.
     subprocess.run(  # noqa: S603
         [sys.executable, "-S", "-c", code, str(bundle)],
-        env=_runtime(bundle, tmp_path, **aws),
+        env=_runtime(bundle, tmp_path, variables),
         cwd=tmp_path,
         check=True,
         timeout=60,
     )
 
 
-def _serve_through_the_web_adapter_command(bundle: Path, tmp_path: Path) -> None:
+def _serve_through_the_web_adapter_command(bundle: Path, variables: dict[str, str], tmp_path: Path) -> None:
     """Run the bundle's start script as the adapter would and read the card through it."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -184,21 +224,20 @@ def _serve_through_the_web_adapter_command(bundle: Path, tmp_path: Path) -> None
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = _runtime(bundle, tmp_path, A2A_BACKEND="memory", AWS_LWA_PORT=str(port))
+    env = _runtime(bundle, tmp_path, {**variables, "AWS_LWA_PORT": str(port)})
     env["PATH"] = f"{bin_dir}{os.pathsep}{env['PATH']}"
     with _running([str(bundle / WEB_SERVER_SCRIPT)], env) as server:
         card = _get(f"http://127.0.0.1:{port}/.well-known/agent.json", server)
-    assert card["name"] == "A2A Agent"
+    assert card["url"] == variables["A2A_PUBLIC_URL"]
 
 
 @contextlib.contextmanager
 def _running(command: list[str], env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # noqa: S603
-    try:
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as process:  # noqa: S603
+        try:
+            yield process
+        finally:
+            process.terminate()
 
 
 def _get(url: str, server: subprocess.Popen[bytes]) -> dict[str, object]:

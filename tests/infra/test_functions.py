@@ -10,6 +10,7 @@ from aws_cdk.assertions import Capture, Template
 from infra.service import SIGNING_KEY_ENV
 from infra.testing import logical_id, properties
 
+from a2a_core.aws.resources import PUSH_QUEUE
 from a2a_core.settings import ENV_PREFIX, Settings
 
 FUNCTIONS = ("Api", "Worker", "DeadLetter")
@@ -76,8 +77,12 @@ def test_each_function_logs_to_its_own_group_with_retention(default: Template, n
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_environment_names_the_stacks_resources(default: Template, name: str) -> None:
     api = logical_id(default, "AWS::ApiGateway::RestApi", "/Api/Api/Resource")
+    key = {SIGNING_KEY_ENV: _ref(default, "AWS::KMS::Key", "/PushSigningKey/Resource")}
     assert _function(default, name)["Environment"]["Variables"] == {
+        **(key if name == "Api" else {}),
         "A2A_BACKEND": "aws",
+        "A2A_AUTH_MODE": "none",
+        "A2A_ALLOW_UNAUTHENTICATED": "true",
         "A2A_AWS_REGION": {"Ref": "AWS::Region"},
         "A2A_AGENT": "a2a_core.examples.echo:agent",
         "A2A_TABLE_NAME": _ref(default, "AWS::DynamoDB::Table", "/Storage/Table/Resource"),
@@ -119,13 +124,13 @@ def test_environment_is_a_valid_settings_object(default: Template, full: Templat
             if key.startswith(ENV_PREFIX)
             and key.removeprefix(ENV_PREFIX).lower() not in Settings.model_fields
         }
-        # The push signing key is the hook the push notifications work reads; nothing else is unknown.
-        assert unknown <= {SIGNING_KEY_ENV}
+        assert not unknown
 
 
 def test_user_environment_and_custom_domain_reach_every_function(full: Template) -> None:
     for name in (*FUNCTIONS, "Push"):
         variables = _function(full, name)["Environment"]["Variables"]
+        assert variables["A2A_PUSH_ENABLED"] == "true"  # the push hook turned push on
         assert variables["A2A_NAME"] == "Research agent"
         assert variables["A2A_PUBLIC_URL"] == "https://agent.example.com/"
         assert variables["A2A_LEASE_SECONDS"] == "600"
@@ -229,20 +234,40 @@ def test_push_hook_reads_new_commits_from_the_stream_with_bounded_retries(full: 
         "eventName": ["INSERT"],
         "dynamodb": {"NewImage": {"sk": {"S": [{"prefix": "EVT#"}]}}},
     }
-    assert properties(full, "AWS::SQS::Queue", "/PushFailures/Resource")["SqsManagedSseEnabled"] is True
+    for queue in ("PushFailures", "PushDeadLetters"):
+        assert properties(full, "AWS::SQS::Queue", f"/{queue}/Resource")["SqsManagedSseEnabled"] is True
+    dead_letters = properties(full, "AWS::SQS::Queue", "/PushDeadLetters/Resource")
+    assert dead_letters["MessageRetentionPeriod"] == PUSH_QUEUE.retention_seconds
 
 
-def test_push_role_may_sign_and_read_but_not_write(full: Template) -> None:
-    statements = _statements(full, "Push")
-    key = _ref(full, "AWS::KMS::Key", "/PushSigningKey/Resource", "Arn")
-    assert {"Action": ["kms:Sign"], "Resource": key} in statements
+def test_push_role_may_read_the_log_and_stream_sign_and_dead_letter_but_not_write(full: Template) -> None:
     table = _ref(full, "AWS::DynamoDB::Table", "/Storage/Table/Resource", "Arn")
-    assert {"Action": ["dynamodb:GetItem", "dynamodb:Query"], "Resource": table} in statements
-    actions = {action for statement in statements for action in statement["Action"]}
-    assert not actions & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "s3:PutObject"}
-    assert _function(full, "Push")["Environment"]["Variables"][SIGNING_KEY_ENV] == _ref(
-        full, "AWS::KMS::Key", "/PushSigningKey/Resource"
+    bodies = {"Fn::Join": ["", [_ref(full, "AWS::S3::Bucket", "/Storage/Parts/Resource", "Arn"), "/tasks/*"]]}
+    assert _statements(full, "Push") == _expect(
+        {**XRAY, "Action": [*XRAY["Action"], "dynamodb:ListStreams"]},
+        {
+            "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
+            "Resource": _ref(full, "AWS::Logs::LogGroup", "/Functions/PushLogs/Resource", "Arn"),
+        },
+        {"Action": ["dynamodb:GetItem", "dynamodb:Query"], "Resource": table},
+        {"Action": ["s3:GetObject"], "Resource": bodies},
+        {"Action": ["kms:Sign"], "Resource": _ref(full, "AWS::KMS::Key", "/PushSigningKey/Resource", "Arn")},
+        {
+            "Action": ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator"],
+            "Resource": _ref(full, "AWS::DynamoDB::Table", "/Storage/Table/Resource", "StreamArn"),
+        },
+        {
+            # Undeliverable notifications (the function) and abandoned records (the mapping).
+            "Action": ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
+            "Resource": [
+                _ref(full, "AWS::SQS::Queue", "/PushDeadLetters/Resource", "Arn"),
+                _ref(full, "AWS::SQS::Queue", "/PushFailures/Resource", "Arn"),
+            ],
+        },
     )
+    variables = _function(full, "Push")["Environment"]["Variables"]
+    assert variables[SIGNING_KEY_ENV] == _ref(full, "AWS::KMS::Key", "/PushSigningKey/Resource")
+    assert variables["A2A_PUSH_DLQ_URL"] == _ref(full, "AWS::SQS::Queue", "/PushDeadLetters/Resource")
 
 
 def test_only_the_push_function_may_sign(full: Template) -> None:

@@ -38,6 +38,11 @@ def test_agent_must_be_module_colon_attribute(agent: str) -> None:
         _service(agent=agent)
 
 
+def test_agent_packages_must_exist() -> None:
+    with pytest.raises(ConfigurationError, match="agent_packages: no/such/dir"):
+        _service(agent="research:agent", agent_packages=["no/such/dir"])
+
+
 def test_buffered_api_cannot_outlive_api_gateways_29_seconds() -> None:
     with pytest.raises(ConfigurationError, match="29 s"):
         _service(api_function=FunctionOptions(memory_mb=256, timeout=Duration.seconds(60)))
@@ -78,9 +83,11 @@ def test_app_reads_its_choices_from_context(tmp_path: Path) -> None:
             "a2a:architecture": "x86_64",
             "a2a:agent": "a2a_core.examples.multiturn:agent",
             "a2a:stack_name": "MyAgent",
+            "a2a:push": "true",
         },
     )
     stack = infra_app.build(app)
     assert stack.stack_name == "MyAgent"
     assert stack.service.streaming is StreamingMode.RESPONSE_STREAM
-    assert stack.service.api_function.architecture == lambda_.Architecture.X86_64
+    assert stack.service.api_function.architecture.name == lambda_.Architecture.X86_64.name
+    assert stack.service.push_function is not None

@@ -35,7 +35,9 @@ def test_queues_match_what_the_local_emulation_creates(default: Template) -> Non
 
     assert runs["VisibilityTimeout"] == int(local["VisibilityTimeout"])
     assert runs["MessageRetentionPeriod"] == int(local["MessageRetentionPeriod"])
-    assert runs["RedrivePolicy"]["maxReceiveCount"] == json.loads(local["RedrivePolicy"])["maxReceiveCount"]
+    assert runs["RedrivePolicy"]["maxReceiveCount"] == int(
+        json.loads(local["RedrivePolicy"])["maxReceiveCount"]
+    )
     assert dead_letters["MessageRetentionPeriod"] == int(local_dlq["MessageRetentionPeriod"])
 
 

@@ -1,0 +1,122 @@
+"""Every cdk-nag finding the service accepts, each on the one resource it concerns, with why.
+
+cdk-nag 3 reads CDK's own acknowledgments (`Validations.of(construct).acknowledge`); an IAM
+wildcard is acknowledged per finding (``AwsSolutions-IAM5[Resource::...]``), never per rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
+from aws_cdk import aws_lambda as lambda_
+from constructs import IConstruct
+
+from infra.options import AuthMode
+
+if TYPE_CHECKING:
+    from infra.service import A2AService
+
+PREFIX = "AwsSolutions::AwsSolutions-"
+
+XRAY = (
+    "IAM5[Resource::*]",
+    "X-Ray's PutTraceSegments and PutTelemetryRecords support no resource-level permissions "
+    "(added by Tracing.ACTIVE); nothing else in this role uses a wildcard resource.",
+)
+RUNTIME = (
+    "L1",
+    "Pinned to Python 3.11: the bundle is built without Docker, its native wheels and unchecked-hash "
+    "bytecode are produced for the runtime's exact Python version by this repository's Python 3.11.",
+)
+STREAM_LIST = (
+    "IAM5[Resource::*]",
+    "dynamodb:ListStreams (added by the DynamoDB event source) supports no resource-level "
+    "permissions; the stream itself is granted by ARN. X-Ray's actions likewise.",
+)
+
+
+def acknowledge(construct: IConstruct, rule: str, reason: str) -> None:
+    Validations.of(construct).acknowledge(Acknowledgment(id=PREFIX + rule, reason=reason))
+
+
+def acknowledge_service(service: A2AService) -> None:
+    for name, function in service.functions.functions.items():
+        acknowledge_function(service, name, function, XRAY)
+    bucket = service.storage.bucket
+    acknowledge(
+        bucket,
+        "S1",
+        "Only this service's function roles read and write this bucket (large task bodies, expired "
+        "by a lifecycle rule); CloudTrail data events are the audit trail, not a second log bucket.",
+    )
+    rest_api = service.api.rest_api
+    acknowledge(
+        rest_api,
+        "APIG2",
+        "The app validates every request: JSON-RPC requires its errors as HTTP 200 JSON-RPC "
+        "responses echoing the request id, which API Gateway's request validation (HTTP 400) breaks.",
+    )
+    acknowledge(
+        rest_api.deployment_stage,
+        "APIG6",
+        "Access logs record every request; execution logs need the account-wide API Gateway "
+        "CloudWatch role, which one application stack must not own (cloud_watch_role=False).",
+    )
+    if service.api.web_acl_arn is None:
+        acknowledge(
+            rest_api.deployment_stage,
+            "APIG3",
+            "WAF is optional (web_acl_arn) because it costs per ACL and per request; the stage "
+            "throttles every method.",
+        )
+    if service.auth is AuthMode.NONE:
+        reason = (
+            "Authentication was explicitly turned off (auth=AuthMode.NONE with "
+            "allow_unauthenticated=True): the agent is public by the deployer's choice."
+        )
+        acknowledge(rest_api, "APIG4", reason)
+        acknowledge(rest_api, "COG4", reason)
+
+
+def acknowledge_push(service: A2AService) -> None:
+    assert service.push_function is not None
+    assert service.push_failures is not None
+    assert service.push_dead_letters is not None
+    acknowledge_function(service, "Push", service.push_function, STREAM_LIST, bodies="reads")
+    acknowledge(
+        service.push_failures,
+        "SQS3",
+        "This queue is itself a dead-letter destination: the push stream mapping's on-failure "
+        "destination, where records the mapping gave up on are kept 14 days for inspection.",
+    )
+    acknowledge(
+        service.push_dead_letters,
+        "SQS3",
+        "This queue is itself a dead-letter queue: the push function sends it each notification "
+        "it could not deliver, with what a replay needs, kept 14 days.",
+    )
+
+
+def acknowledge_function(
+    service: A2AService,
+    name: str,
+    function: lambda_.Function,
+    wildcard: tuple[str, str],
+    bodies: str = "reads and writes",
+) -> None:
+    role = function.role or function
+    acknowledge(function, *RUNTIME)
+    acknowledge(role, *wildcard)
+    bucket = _logical_id(service.storage.bucket.node.default_child)
+    acknowledge(
+        role,
+        f"IAM5[Resource::<{bucket}.Arn>/tasks/*]",
+        f"The {name} function {bodies} large task bodies, one object per commit under the tasks/ "
+        "prefix, keyed by task id and a random suffix: the keys cannot be known in advance.",
+    )
+
+
+def _logical_id(element: IConstruct | None) -> str:
+    assert isinstance(element, CfnElement)
+    return str(Stack.of(element).get_logical_id(element))

@@ -1,0 +1,64 @@
+"""`A2AStack`: the default deployment, one `A2AService` and the outputs a client needs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from aws_cdk import CfnOutput, Stack
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sns as sns
+from constructs import Construct
+
+from infra.options import CustomDomain, StreamingMode
+from infra.service import A2AService
+
+
+class A2AStack(Stack):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        agent: str,
+        agent_packages: Sequence[str] = (),
+        allow_unauthenticated: bool = False,
+        streaming: StreamingMode = StreamingMode.BUFFERED,
+        architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
+        alarm_topic_arn: str | None = None,
+        custom_domain: CustomDomain | None = None,
+        push: bool = False,
+        **stack_props: Any,
+    ) -> None:
+        """One `A2AService` with the stack outputs a client needs; ``push`` adds the push
+        notifications function. ``stack_props`` are the usual `Stack` props; for every other
+        service prop, use `A2AService` in your own stack."""
+        super().__init__(scope, id, **stack_props)
+        topic = sns.Topic.from_topic_arn(self, "AlarmTopic", alarm_topic_arn) if alarm_topic_arn else None
+        self.service = A2AService(
+            self,
+            "Service",
+            agent=agent,
+            agent_packages=agent_packages,
+            allow_unauthenticated=allow_unauthenticated,
+            streaming=streaming,
+            architecture=architecture,
+            alarm_topic=topic,
+            custom_domain=custom_domain,
+        )
+        if push:
+            self.service.add_push_function()
+        outputs = {
+            "AgentUrl": (self.service.agent_url, "The agent's JSON-RPC endpoint"),
+            "AgentCardUrl": (self.service.card_url, "The agent card (A2A 0.2.5 path)"),
+            "TableName": (self.service.table.table_name, "A2A_TABLE_NAME"),
+            "QueueUrl": (self.service.queue.queue_url, "A2A_QUEUE_URL"),
+            "BucketName": (self.service.bucket.bucket_name, "A2A_BUCKET_NAME"),
+        }
+        if self.service.api.domain is not None:
+            outputs["CustomDomainTarget"] = (
+                self.service.api.domain.domain_name_alias_domain_name,
+                "Point the custom domain's CNAME (or alias) here",
+            )
+        for name, (value, description) in outputs.items():
+            CfnOutput(self, name, value=value, description=description)

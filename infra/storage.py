@@ -1,0 +1,65 @@
+"""The task log table and the bucket for bodies too large for a DynamoDB item."""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from a2a_core.aws.resources import TABLE, TableSpec
+
+# The key and index attribute types `a2a_core.aws.resources.create_table` declares.
+_STRING, _NUMBER = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
+LARGE_BODY_PREFIX = "tasks/"
+
+
+class TaskStorage(Construct):
+    def __init__(self, scope: Construct, id: str, *, retention_days: int, spec: TableSpec = TABLE) -> None:
+        super().__init__(scope, id)
+        self.spec = spec
+        # Retained on stack deletion: the table holds every task's history.
+        self.table = dynamodb.Table(
+            self,
+            "Table",
+            partition_key=dynamodb.Attribute(name=spec.partition_key, type=_STRING),
+            sort_key=dynamodb.Attribute(name=spec.sort_key, type=_STRING),
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            stream=dynamodb.StreamViewType[spec.stream_view_type],
+            time_to_live_attribute=spec.ttl_attribute,
+            point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True
+            ),
+            encryption=dynamodb.TableEncryption.AWS_MANAGED,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        self.table.add_global_secondary_index(
+            index_name=spec.context_index,
+            partition_key=dynamodb.Attribute(name=spec.context_key, type=_STRING),
+            sort_key=dynamodb.Attribute(name=spec.context_sort_key, type=_NUMBER),
+            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
+        )
+        self.bucket = s3.Bucket(
+            self,
+            "Parts",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            enforce_ssl=True,
+            minimum_tls_version=1.2,
+            lifecycle_rules=[
+                # TTL deletes a task's items after the retention; its offloaded bodies follow a
+                # day later (TTL deletion may lag), so no item ever points at a missing body.
+                s3.LifecycleRule(
+                    id="expire-task-bodies",
+                    prefix=LARGE_BODY_PREFIX,
+                    expiration=Duration.days(retention_days + 1),
+                    abort_incomplete_multipart_upload_after=Duration.days(1),
+                )
+            ],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    @property
+    def context_index_arn(self) -> str:
+        return f"{self.table.table_arn}/index/{self.spec.context_index}"

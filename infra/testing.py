@@ -1,0 +1,44 @@
+"""Helpers for testing stacks that use `A2AService` (this repository's tests use them too)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from aws_cdk import App, Validations
+from aws_cdk.assertions import Template
+from cdk_nag import AwsSolutionsChecks
+
+from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT
+
+
+def checked_app(outdir: Path, *, skip_bundling: bool = True, cdk_json: Path = ROOT / "cdk.json") -> App:
+    """An app with ``cdk_json``'s context (feature flags) and cdk-nag, as `cdk synth` runs it;
+    ``skip_bundling`` swaps the Lambda bundle for a placeholder."""
+    context: dict[str, Any] = json.loads(cdk_json.read_text())["context"]
+    # The CLI turns these on: construct paths and asset paths in each resource's metadata.
+    context |= {"aws:cdk:enable-path-metadata": True, "aws:cdk:enable-asset-metadata": True}
+    app = App(outdir=str(outdir), context={**context, SKIP_BUNDLING_CONTEXT: skip_bundling})
+    Validations.of(app).add_plugins(AwsSolutionsChecks(app))
+    return app
+
+
+def logical_id(template: Template, resource_type: str, path_suffix: str) -> str:
+    """The logical id of the one ``resource_type`` whose construct path ends with ``path_suffix``."""
+    found = [
+        name
+        for name, body in template.find_resources(resource_type).items()
+        if body["Metadata"]["aws:cdk:path"].endswith(path_suffix)
+    ]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} {resource_type} resources at *{path_suffix}: {found}")
+    return found[0]
+
+
+def resource(template: Template, resource_type: str, path_suffix: str) -> dict[str, Any]:
+    return dict(template.find_resources(resource_type)[logical_id(template, resource_type, path_suffix)])
+
+
+def properties(template: Template, resource_type: str, path_suffix: str) -> dict[str, Any]:
+    return dict(resource(template, resource_type, path_suffix)["Properties"])
