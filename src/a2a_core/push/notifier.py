@@ -1,0 +1,163 @@
+"""What to notify about, and to whom: one task-log commit in, one POST per config out.
+
+By default a commit that leaves its task in input-required, auth-required or a terminal state
+(completed, canceled, failed, rejected) is notified: the moments a disconnected client must act
+or can collect the result. With ``events="all"`` every commit holding a status or artifact
+event is. The body is the Task as ``tasks/get`` (without historyLength) would have returned it
+right after that commit: a receiver needs no follow-up call, and a retry or a replay of the same
+event sends the same bytes. A commit yields at most one notification; its
+event id is ``<taskId>:<seq>`` with ``seq`` the commit's last notified event, which is also that
+event's SSE id in ``message/stream``.
+
+All configs of a task are delivered concurrently, each with its own retry budget, so one slow
+webhook never delays another. A delivery that fails for good becomes a dead letter; only when a
+dead letter cannot be kept (or the task cannot be read) does the commit fail, for the stream
+to retry it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
+from a2a_core.push.delivery import DeliveryResult, Notification, WebhookSender
+from a2a_core.push.metrics import DELIVERED, FAILED
+from a2a_core.push_store import PushConfigStore
+from a2a_core.records import ArtifactUpdated, Commit, StatusChanged, fold
+from a2a_core.store import TaskStore
+from a2a_core.types import PushNotificationConfig, TaskState
+
+logger = logging.getLogger(__name__)
+
+PushEvents = Literal["status", "all"]
+# Where a turn ends: the client must act (input, auth) or can collect the result (terminal).
+NOTIFIED_STATES = RETURN_STATES
+
+
+@dataclass(frozen=True)
+class CommitRef:
+    """A commit as announced by the table's stream (the commit itself when it was inline)."""
+
+    task_id: str
+    first_seq: int
+    state: TaskState
+    commit: Commit | None = None
+
+
+class PushNotifier:
+    def __init__(
+        self,
+        store: TaskStore,
+        push_store: PushConfigStore,
+        sender: WebhookSender,
+        dead_letters: PushDeadLetters,
+        *,
+        events: PushEvents = "status",
+        history_length: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``history_length``: the cap ``tasks/get`` applies to history when none is asked for."""
+        self.store = store
+        self.push_store = push_store
+        self.sender = sender
+        self.dead_letters = dead_letters
+        self.events = events
+        self.history_length = history_length
+        self._clock = clock
+
+    async def on_commit(self, ref: CommitRef, *, deadline: float | None = None) -> list[DeliveryResult]:
+        """Notify every config of the task about ``ref`` if it is notified at all; idempotent up to
+        duplicates (a receiver drops them by event id)."""
+        if self.events == "status" and ref.state not in NOTIFIED_STATES:
+            return []  # decided from the stream record alone: no read for most commits
+        if ref.commit is not None and self._notified_seq(ref.commit) is None:
+            return []
+        configs = await self.push_store.list(ref.task_id)
+        if not configs:
+            return []
+        commits = [c for c in await self.store.read(ref.task_id) if c.first_seq <= ref.first_seq]
+        if not commits or commits[-1].first_seq != ref.first_seq:
+            logger.warning("commit %s of task %s is gone; nothing to notify", ref.first_seq, ref.task_id)
+            return []
+        seq = self._notified_seq(commits[-1])
+        if seq is None:
+            return []
+        notification = Notification(ref.task_id, seq, self._body(commits))
+        return await self.deliver(notification, configs, deadline=deadline)
+
+    async def deliver(
+        self,
+        notification: Notification,
+        configs: list[PushNotificationConfig],
+        *,
+        deadline: float | None = None,
+    ) -> list[DeliveryResult]:
+        results = await asyncio.gather(
+            *(self._deliver_one(notification, config, deadline) for config in configs), return_exceptions=True
+        )
+        errors = [r for r in results if isinstance(r, BaseException)]
+        if errors:
+            raise errors[0]
+        return [r for r in results if isinstance(r, DeliveryResult)]
+
+    async def replay(self, letter: PushDeadLetter) -> DeliveryResult | None:
+        """Deliver a dead letter again to its config as it is now; None if the config is gone."""
+        config = await self.push_store.get(letter.task_id, letter.config_id)
+        if config is None:
+            return None
+        if letter.body is not None:
+            body = letter.body.encode()
+        else:
+            commits = [c for c in await self.store.read(letter.task_id) if c.first_seq <= letter.seq]
+            body = self._body(commits)
+        return (await self.deliver(Notification(letter.task_id, letter.seq, body), [config]))[0]
+
+    async def _deliver_one(
+        self, notification: Notification, config: PushNotificationConfig, deadline: float | None
+    ) -> DeliveryResult:
+        result = await self.sender.send(notification, config, deadline=deadline)
+        if result.delivered:
+            self.sender.metrics.count(DELIVERED)
+            return result
+        logger.warning(
+            "push notification %s to config %s not delivered (%s); dead-lettering it",
+            notification.event_id,
+            config.id,
+            result.reason,
+        )
+        await self.dead_letters.put(
+            PushDeadLetter(
+                task_id=notification.task_id,
+                config_id=config.id or "",
+                event_id=notification.event_id,
+                seq=notification.seq,
+                url=config.url,
+                reason=result.reason,
+                attempts=result.attempts,
+                failed_at=self._clock(),
+                body=notification.body.decode(),
+            )
+        )
+        self.sender.metrics.count(FAILED)
+        return result
+
+    def _body(self, commits: list[Commit]) -> bytes:
+        task = fold(commits, history_length=self.history_length)
+        return task.model_dump_json(by_alias=True, exclude_none=True).encode()
+
+    def _notified_seq(self, commit: Commit) -> int | None:
+        """The seq a commit is notified under, or None when it is not notified."""
+        if self.events == "all":
+            kinds: tuple[type, ...] = (StatusChanged, ArtifactUpdated)
+            seqs = [e.seq for e in commit.events if isinstance(e, kinds)]
+            return seqs[-1] if seqs else None
+        seqs = [
+            e.seq for e in commit.events if isinstance(e, StatusChanged) and e.status.state in NOTIFIED_STATES
+        ]
+        return seqs[-1] if seqs else None

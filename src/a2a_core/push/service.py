@@ -1,0 +1,95 @@
+"""``tasks/pushNotificationConfig/set|get|list|delete`` and configs sent with ``message/send``.
+
+Configs are checked when they are set, so a client learns at once (``-32602`` with the reason)
+that its webhook will never be called: the URL against the SSRF policy (resolving its host), the
+token and credentials for CR/LF, the authentication scheme, the per-task limit. Delivery checks
+the URL again before every POST.
+"""
+
+from __future__ import annotations
+
+from pydantic import ConfigDict, RootModel
+
+from a2a_core.engine import Caller
+from a2a_core.errors import InvalidParamsError, PushConfigNotFoundError
+from a2a_core.ledger import TaskLedger
+from a2a_core.push.headers import authorization
+from a2a_core.push.urls import UrlPolicy, WebhookRefusedError
+from a2a_core.push_store import PushConfigStore
+from a2a_core.types import (
+    DeleteTaskPushNotificationConfigParams,
+    GetTaskPushNotificationConfigParams,
+    ListTaskPushNotificationConfigParams,
+    PushNotificationConfig,
+    TaskPushNotificationConfig,
+)
+
+
+class TaskPushNotificationConfigList(RootModel[list[TaskPushNotificationConfig]]):
+    """The result of ``tasks/pushNotificationConfig/list``: a JSON array."""
+
+    model_config = ConfigDict(defer_build=True)  # built on first use, not at cold start
+
+
+class PushConfigService:
+    def __init__(
+        self, store: PushConfigStore, ledger: TaskLedger, policy: UrlPolicy, *, max_configs_per_task: int = 10
+    ) -> None:
+        self.store = store
+        self.ledger = ledger
+        self.policy = policy
+        self.max_configs_per_task = max_configs_per_task
+
+    async def check(self, config: PushNotificationConfig) -> None:
+        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered."""
+        try:
+            authorization(config)
+            await self.policy.check(config.url)
+        except WebhookRefusedError as error:
+            raise InvalidParamsError(
+                f"pushNotificationConfig refused: {error}", data={"field": "url", "reason": str(error)}
+            ) from None
+
+    async def attach(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
+        """Store a checked config for ``task_id`` (which the caller knows exists), within the limit."""
+        existing = await self.store.list(task_id)
+        replacing = config.id is not None and any(c.id == config.id for c in existing)
+        if not replacing and len(existing) >= self.max_configs_per_task:
+            raise InvalidParamsError(
+                f"Task {task_id} already has {len(existing)} push notification configs, the most this "
+                "agent keeps per task; delete one first"
+            )
+        return await self.store.put(task_id, config)
+
+    async def set(self, params: TaskPushNotificationConfig, caller: Caller) -> TaskPushNotificationConfig:
+        await self.check(params.push_notification_config)
+        await self.ledger.head(params.task_id, owner=caller.principal)  # -32001: unknown, or not theirs
+        stored = await self.attach(params.task_id, params.push_notification_config)
+        return TaskPushNotificationConfig(task_id=params.task_id, push_notification_config=stored)
+
+    async def get(
+        self, params: GetTaskPushNotificationConfigParams, caller: Caller
+    ) -> TaskPushNotificationConfig:
+        await self.ledger.head(params.id, owner=caller.principal)
+        config = await self.store.get(params.id, params.push_notification_config_id)
+        if config is None:
+            wanted = params.push_notification_config_id
+            raise PushConfigNotFoundError(
+                f"Task {params.id} has no push notification config"
+                + (f" with id {wanted!r}" if wanted is not None else "")
+            )
+        return TaskPushNotificationConfig(task_id=params.id, push_notification_config=config)
+
+    async def list(
+        self, params: ListTaskPushNotificationConfigParams, caller: Caller
+    ) -> TaskPushNotificationConfigList:
+        await self.ledger.head(params.id, owner=caller.principal)
+        configs = await self.store.list(params.id)
+        return TaskPushNotificationConfigList(
+            [TaskPushNotificationConfig(task_id=params.id, push_notification_config=c) for c in configs]
+        )
+
+    async def delete(self, params: DeleteTaskPushNotificationConfigParams, caller: Caller) -> None:
+        # Deleting a config the task does not have is not an error (the result is null either way).
+        await self.ledger.head(params.id, owner=caller.principal)
+        await self.store.delete(params.id, params.push_notification_config_id)

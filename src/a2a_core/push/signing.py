@@ -1,0 +1,178 @@
+"""Notification JWTs (ES256) and the public keys that verify them (JWKS).
+
+Every notification carries a JWT the agent signs: ``iss`` (the agent's URL), ``aud`` (the webhook
+URL as configured), ``iat``/``exp`` (valid for minutes), ``jti`` (the notification's event id,
+the same on every retry of it, so a receiver can drop duplicates), ``taskId`` and
+``body_sha256`` (hex SHA-256 of the exact body bytes). The JWS is assembled here and only its
+signature comes from a `Signer`, so the private key can stay inside KMS.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+# cryptography is imported where it is used: the API builds signers at cold start but needs
+# them only when /.well-known/jwks.json is first asked for.
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from mypy_boto3_kms import KMSClient
+
+ALGORITHM = "ES256"
+# KMS signs at most 4,096 bytes of RAW message; webhook URLs are capped well below that.
+_KMS_MAX_MESSAGE = 4096
+
+
+class Signer(ABC):
+    """Signs JWS inputs with one P-256 key, identified by ``kid``."""
+
+    alg: ClassVar[str] = ALGORITHM
+    kid: str
+
+    @abstractmethod
+    async def sign(self, signing_input: bytes) -> bytes:
+        """The ES256 signature of ``signing_input``: raw ``r || s``, 64 bytes, as JWS wants it."""
+
+    @abstractmethod
+    async def public_jwk(self) -> dict[str, Any]:
+        """The public key as a JWK with ``kid``, ``alg`` and ``use``; cached by implementations."""
+
+
+class KmsSigner(Signer):
+    """A KMS key (``ECC_NIST_P256``, ``SIGN_VERIFY``): the private key never leaves KMS.
+
+    ``kid`` is the key id as configured, so the API (which publishes the key) and the push
+    function (which signs) agree on it without asking KMS. Needs ``kms:Sign`` to sign and
+    ``kms:GetPublicKey`` to publish.
+    """
+
+    def __init__(self, client: KMSClient | Callable[[], KMSClient], key_id: str) -> None:
+        """``client`` may be a factory, called on first use (keeps it off the API's cold start)."""
+        self._client_or_factory = client
+        self._client: KMSClient | None = None
+        self.kid = key_id
+        self._jwk: dict[str, Any] | None = None
+
+    @property
+    def client(self) -> KMSClient:
+        if self._client is None:
+            source = self._client_or_factory
+            self._client = source() if callable(source) else source
+        return self._client
+
+    async def sign(self, signing_input: bytes) -> bytes:
+        if len(signing_input) > _KMS_MAX_MESSAGE:
+            raise ValueError(f"JWS input of {len(signing_input)} bytes is over KMS's {_KMS_MAX_MESSAGE}")
+        response = await asyncio.to_thread(
+            self.client.sign,
+            KeyId=self.kid,
+            Message=signing_input,
+            MessageType="RAW",
+            SigningAlgorithm="ECDSA_SHA_256",
+        )
+        return der_to_raw(response["Signature"])
+
+    async def public_jwk(self) -> dict[str, Any]:
+        if self._jwk is None:
+            response = await asyncio.to_thread(self.client.get_public_key, KeyId=self.kid)
+            from cryptography.hazmat.primitives.asymmetric import ec
+            from cryptography.hazmat.primitives.serialization import load_der_public_key
+
+            key = load_der_public_key(response["PublicKey"])
+            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
+                raise ValueError(f"KMS key {self.kid} is not a P-256 (ECC_NIST_P256) key")
+            self._jwk = _jwk(key, self.kid)
+        return dict(self._jwk)
+
+
+class LocalSigner(Signer):
+    """An in-process key for local development and tests (the dev server makes one per run).
+
+    ``kid`` is the key's RFC 7638 thumbprint.
+    """
+
+    def __init__(self, private_key: ec.EllipticCurvePrivateKey | None = None) -> None:
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        self._key = private_key or ec.generate_private_key(ec.SECP256R1())
+        public = self._key.public_key()
+        self.kid = thumbprint(_jwk(public, ""))
+        self._public = _jwk(public, self.kid)
+
+    async def sign(self, signing_input: bytes) -> bytes:
+        from cryptography.hazmat.primitives import hashes
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        return der_to_raw(self._key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
+
+    async def public_jwk(self) -> dict[str, Any]:
+        return dict(self._public)
+
+
+async def encode_jwt(signer: Signer, claims: dict[str, Any]) -> str:
+    """A compact JWS of ``claims`` with header ``{"alg": "ES256", "typ": "JWT", "kid": ...}``."""
+    header = {"alg": signer.alg, "typ": "JWT", "kid": signer.kid}
+    signing_input = f"{_b64_json(header)}.{_b64_json(claims)}"
+    signature = await signer.sign(signing_input.encode("ascii"))
+    return f"{signing_input}.{b64url(signature)}"
+
+
+def notification_claims(
+    *, issuer: str, audience: str, event_id: str, task_id: str, body: bytes, now: float, ttl: int
+) -> dict[str, Any]:
+    issued = int(now)
+    return {
+        "iss": issuer,
+        "aud": audience,
+        "iat": issued,
+        "exp": issued + ttl,
+        "jti": event_id,
+        "taskId": task_id,
+        "body_sha256": hashlib.sha256(body).hexdigest(),
+    }
+
+
+async def jwks(signers: Iterable[Signer]) -> dict[str, Any]:
+    """The JWKS document served at ``/.well-known/jwks.json``: every key a receiver may meet."""
+    keys = await asyncio.gather(*(signer.public_jwk() for signer in signers))
+    return {"keys": list(keys)}
+
+
+def der_to_raw(der: bytes, size: int = 32) -> bytes:
+    """ECDSA signature, DER (what KMS and OpenSSL return) to ``r || s`` (what JWS carries)."""
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+
+    r, s = decode_dss_signature(der)
+    return r.to_bytes(size, "big") + s.to_bytes(size, "big")
+
+
+def thumbprint(jwk: dict[str, Any]) -> str:
+    """RFC 7638 thumbprint of an EC JWK (SHA-256, base64url)."""
+    canonical = json.dumps({k: jwk[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"))
+    return b64url(hashlib.sha256(canonical.encode()).digest())
+
+
+def b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _b64_json(value: dict[str, Any]) -> str:
+    return b64url(json.dumps(value, separators=(",", ":")).encode())
+
+
+def _jwk(key: ec.EllipticCurvePublicKey, kid: str) -> dict[str, Any]:
+    numbers = key.public_numbers()
+    return {
+        "kty": "EC",
+        "crv": "P-256",
+        "x": b64url(numbers.x.to_bytes(32, "big")),
+        "y": b64url(numbers.y.to_bytes(32, "big")),
+        "kid": kid,
+        "alg": ALGORITHM,
+        "use": "sig",
+    }

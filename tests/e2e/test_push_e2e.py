@@ -1,0 +1,183 @@
+"""Push notifications end to end: `a2a-serverless dev` (moto, its table stream, the push handler)
+POSTs to a receiver on 127.0.0.1, which verifies each one with the shipped verifier against the
+server's live ``/.well-known/jwks.json``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from a2a_core.push.verify import RemoteJwks, verify_notification
+from push_receiver import Receiver, closed_port, receiving
+
+pytestmark = pytest.mark.e2e
+
+MULTITURN_AGENT = "a2a_core.examples.multiturn:agent"
+STARTUP_TIMEOUT = 30.0
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """Base URL of a dev server (local backend) with push on and its public URL set."""
+    port = closed_port()  # free a moment ago; A2A_PUBLIC_URL must name it before the server starts
+    url = f"http://127.0.0.1:{port}/"
+    env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "A2A_PUSH_ENABLED": "true",
+        "A2A_PUBLIC_URL": url,
+        "A2A_ALLOW_UNAUTHENTICATED": "true",
+    }
+    command = [sys.executable, "-m", "a2a_core.cli", "dev", "--port", str(port), "--agent", MULTITURN_AGENT]
+    # A fixed argv of our own interpreter and module.
+    process = subprocess.Popen(  # noqa: S603
+        [*command, "--backend", "local"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    output: list[str] = []
+    drain = threading.Thread(target=lambda: output.extend(process.stdout or ()), daemon=True)
+    drain.start()
+    try:
+        _wait_ready(url, process, output)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        drain.join(5)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def _wait_ready(url: str, process: subprocess.Popen[str], output: list[str]) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    with httpx.Client(timeout=2.0) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                pytest.fail(f"dev server exited ({process.returncode}):\n{''.join(output)}", pytrace=False)
+            try:
+                if client.get(f"{url}healthz").status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+    pytest.fail(
+        f"dev server did not answer within {STARTUP_TIMEOUT:.0f} s:\n{''.join(output)}", pytrace=False
+    )
+
+
+def rpc(url: str, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    reply: dict[str, Any] = httpx.post(url, json=body, timeout=10.0).json()
+    assert "error" not in reply, reply
+    return reply
+
+
+def send(url: str, text: str, *, task_id: str | None = None, **configuration: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "role": "user",
+        "messageId": str(uuid.uuid4()),
+        "parts": [{"kind": "text", "text": text}],
+    }
+    if task_id:
+        message["taskId"] = task_id
+    result: dict[str, Any] = rpc(url, "message/send", {"message": message, "configuration": configuration})[
+        "result"
+    ]
+    return result
+
+
+def verified(receiver: Receiver, request: Any, server: str, **options: Any) -> dict[str, Any]:
+    return verify_notification(
+        request.headers,
+        request.body,
+        jwks=RemoteJwks(f"{server}.well-known/jwks.json"),
+        audience=receiver.url(),
+        issuer=server,
+        **options,
+    )
+
+
+def test_each_turn_end_is_pushed_signed_and_verifies_against_the_live_jwks(server: str) -> None:
+    with receiving() as receiver:
+        config = {"url": receiver.url(), "token": "tok-e2e"}
+        task = send(server, "serverless push", blocking=False, pushNotificationConfig=config)
+
+        [asked] = receiver.wait_for(1, timeout=15)
+        claims = verified(receiver, asked, server, expected_token="tok-e2e")
+        pushed = json.loads(asked.body)
+        assert pushed["id"] == claims["taskId"] == task["id"]
+        assert pushed["status"]["state"] == "input-required"
+        assert asked.headers["X-A2A-Notification-Id"] == claims["jti"]
+        assert claims["jti"].startswith(f"{task['id']}:")
+
+        send(server, "engineers", task_id=task["id"], blocking=False)
+        done = receiver.wait_for(2, timeout=15)[1]
+        claims = verified(receiver, done, server, expected_token="tok-e2e")
+        pushed = json.loads(done.body)
+        assert pushed["status"]["state"] == "completed"
+        assert pushed == rpc(server, "tasks/get", {"id": task["id"]})["result"]
+        seqs = [int(r.headers["X-A2A-Notification-Id"].rsplit(":", 1)[1]) for r in receiver.requests]
+        assert seqs == sorted(set(seqs))  # in order, no duplicates
+        assert len(receiver.requests) == 2  # nothing for the working and artifact events
+
+
+def test_a_config_set_later_with_credentials_gets_basic_auth_and_the_signature_header(server: str) -> None:
+    with receiving() as receiver:
+        task = send(server, "a later subscriber", blocking=True)  # returns at input-required
+        assert task["status"]["state"] == "input-required"
+        config = {
+            "url": receiver.url(),
+            "authentication": {"schemes": ["Basic"], "credentials": "dXNlcjpwdw=="},
+        }
+        stored = rpc(
+            server,
+            "tasks/pushNotificationConfig/set",
+            {"taskId": task["id"], "pushNotificationConfig": config},
+        )["result"]
+        assert stored["pushNotificationConfig"]["id"]
+
+        send(server, "operators", task_id=task["id"], blocking=False)
+
+        [done] = receiver.wait_for(1, timeout=15)
+        assert done.headers["Authorization"] == "Basic dXNlcjpwdw=="
+        headers = {k: v for k, v in done.headers.items() if k.lower() != "authorization"}
+        claims = verify_notification(
+            headers,
+            done.body,
+            jwks=RemoteJwks(f"{server}.well-known/jwks.json"),
+            audience=receiver.url(),
+            issuer=server,
+        )
+        assert claims["taskId"] == task["id"]
+        assert json.loads(done.body)["status"]["state"] == "completed"
+
+
+def test_the_dev_server_refuses_a_private_webhook_at_set(server: str) -> None:
+    task = send(server, "refusals", blocking=False)
+    body = {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "method": "tasks/pushNotificationConfig/set",
+        "params": {"taskId": task["id"], "pushNotificationConfig": {"url": "http://169.254.169.254/latest/"}},
+    }
+    reply = httpx.post(server, json=body, timeout=10.0).json()
+    assert reply["error"]["code"] == -32602
+    assert "link-local" in reply["error"]["message"]

@@ -1,0 +1,316 @@
+"""The push handler fed DynamoDB stream events read from moto's real table stream.
+
+Tasks are created and run the way the API and the worker Lambda do it (on moto), notifications
+are signed by a KMS key on moto, and a real receiver on 127.0.0.1 takes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from a2a_core.app import create_app
+from a2a_core.aws.compose import build_broker, build_kms_client, build_push_notifier, build_task_store
+from a2a_core.aws.lambdas import worker_handler
+from a2a_core.aws.resources import ResourceNames
+from a2a_core.examples.echo import agent as echo
+from a2a_core.ledger import Change, status
+from a2a_core.local.moto_server import LocalAws
+from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
+from a2a_core.push.dead_letters import PushDeadLetter
+from a2a_core.push.signing import KmsSigner, LocalSigner, Signer
+from a2a_core.push.stream_handler import push_stream_handler
+from a2a_core.push.verify import verify_notification
+from a2a_core.records import Commit
+from a2a_core.service import A2AService, build_service
+from a2a_core.settings import Settings, SettingsError
+from a2a_core.types import PushNotificationConfig, TaskState
+from a2a_core.worker import Worker
+from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
+from push_receiver import Receiver, closed_port, receiving
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodbstreams import DynamoDBStreamsClient
+    from mypy_boto3_dynamodbstreams.type_defs import RecordTypeDef
+
+ISSUER = "https://agent.example.com/"
+
+
+class PushDeployment(Deployment):
+    def __init__(self, aws: LocalAws, names: ResourceNames) -> None:
+        super().__init__(aws, names)
+        kms = build_kms_client(Settings.from_env(super().env()))
+        self.key_id = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
+        self.kms = kms
+        self.streams = _streams(aws)
+        self.stream_arn = aws.clients.dynamodb.describe_table(TableName=names.table)["Table"][
+            "LatestStreamArn"
+        ]
+        self._iterator: str | None = None
+
+    def env(self, **overrides: str) -> dict[str, str]:
+        push = {
+            "A2A_PUSH_ENABLED": "true",
+            "A2A_PUSH_SIGNING_KEY_ID": self.key_id,
+            "A2A_PUSH_DLQ_URL": self.names.push_dlq_url,
+            "A2A_PUBLIC_URL": ISSUER,
+            "A2A_PUSH_BACKOFF_SECONDS": "0.05",
+        }
+        return super().env(**{**push, **overrides})
+
+    def api(self, **env: str) -> A2AService:
+        """The API as functions/api builds it: push store and KMS signer come from the settings."""
+        settings = Settings.from_env(self.env(**env))
+        return build_service(
+            settings,
+            store=build_task_store(settings, self.aws.clients),
+            broker=build_broker(settings, self.aws.clients),
+        )
+
+    def push_handler(self, signer: Signer | None = None, **env: str) -> Any:
+        """The push handler with loopback webhooks allowed (the receivers listen on 127.0.0.1)."""
+        settings = Settings.from_env(self.env(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true", **env))
+        notifier = build_push_notifier(
+            settings, self.aws.clients, signer=signer or KmsSigner(self.kms, self.key_id)
+        )
+        return push_stream_handler(notifier)
+
+    def new_records(self) -> list[RecordTypeDef]:
+        """Stream records written since the last call (the first call reads from the start)."""
+        if self._iterator is None:
+            shard = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"]["Shards"][0]
+            self._iterator = self.streams.get_shard_iterator(
+                StreamArn=self.stream_arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+            )["ShardIterator"]
+        response = self.streams.get_records(ShardIterator=self._iterator)
+        self._iterator = response["NextShardIterator"]
+        return response["Records"]
+
+    def event(self, records: list[RecordTypeDef]) -> dict[str, Any]:
+        return stream_event(records, stream_arn=self.stream_arn, region=self.aws.region)
+
+    def run_worker(self) -> None:
+        """What the worker Lambda does with the run queue's messages."""
+        worker = Worker(self.ledger, echo_executor(), lease_seconds=60)
+        handler = worker_handler(worker)
+        messages = receive(self.sqs, self.names.queue_url)
+        assert messages
+        settle(
+            self.sqs,
+            self.names.queue_url,
+            messages,
+            dict(handler(sqs_event(self.sqs, self.names.queue_url, messages), lambda_context())),
+        )
+
+    def dead_letters(self) -> list[PushDeadLetter]:
+        messages = receive(self.sqs, self.names.push_dlq_url)
+        return [PushDeadLetter.model_validate_json(m["Body"]) for m in messages]
+
+
+def echo_executor() -> Any:
+    from a2a_core.executor import as_executor
+
+    return as_executor(echo)
+
+
+def _streams(aws: LocalAws) -> DynamoDBStreamsClient:
+    import boto3
+
+    return boto3.session.Session(region_name=aws.region).client(
+        "dynamodbstreams", endpoint_url=aws.endpoint_url
+    )
+
+
+@pytest.fixture
+def deployment(local_aws: LocalAws, aws_resources: ResourceNames) -> PushDeployment:
+    return PushDeployment(local_aws, aws_resources)
+
+
+@pytest.fixture
+def receiver() -> Iterator[Receiver]:
+    with receiving() as receiver:
+        yield receiver
+
+
+def rpc(app_service: A2AService, method: str, params: dict[str, Any]) -> Any:
+    async def call() -> Any:
+        transport = httpx.ASGITransport(app=create_app(app_service))
+        async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
+            if method == "GET":
+                return (await client.get(params["path"])).json()
+            body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+            return (await client.post("/", json=body)).json()
+
+    return asyncio.run(call())
+
+
+def send(service: A2AService, url: str, **config: Any) -> str:
+    params = {
+        "message": {
+            "role": "user",
+            "messageId": str(uuid.uuid4()),
+            "parts": [{"kind": "text", "text": "hi"}],
+        },
+        "configuration": {"blocking": False, "pushNotificationConfig": {"url": url, **config}},
+    }
+    reply = rpc(service, "message/send", params)
+    task_id: str = reply["result"]["id"]
+    return task_id
+
+
+def test_a_completed_task_is_pushed_signed_by_kms_and_verifies_against_the_api_jwks(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    api = deployment.api(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true")  # the receiver is on loopback
+    task_id = send(api, receiver.url(), token="tok-1")
+    deployment.run_worker()
+
+    response = deployment.push_handler()(
+        deployment.event(deployment.new_records()), lambda_context("a2a-push")
+    )
+
+    assert response == {"batchItemFailures": []}
+    [request] = receiver.wait_for(1)
+    jwks = rpc(api, "GET", {"path": "/.well-known/jwks.json"})
+    assert [key["kid"] for key in jwks["keys"]] == [deployment.key_id]
+    claims = verify_notification(
+        request.headers,
+        request.body,
+        jwks=jwks,
+        audience=receiver.url(),
+        issuer=ISSUER,
+        expected_token="tok-1",
+    )
+    task = json.loads(request.body)
+    assert task["id"] == claims["taskId"] == task_id
+    assert task["status"]["state"] == "completed"
+    assert task == rpc(api, "tasks/get", {"id": task_id})["result"]
+    assert (
+        request.headers["X-A2A-Notification-Id"]
+        == claims["jti"]
+        == f"{task_id}:{deployment.head(task_id).last_seq}"
+    )
+
+
+def test_a_receiver_that_is_down_leaves_a_push_dlq_record_and_the_record_succeeds(
+    deployment: PushDeployment,
+) -> None:
+    task_id = deployment.start_task()
+    url = f"http://127.0.0.1:{closed_port()}/hook"
+    asyncio.run(_put_config(deployment, task_id, PushNotificationConfig(url=url, id="down", token="tok")))
+    deployment.run_worker()
+
+    response = deployment.push_handler(A2A_PUSH_MAX_ATTEMPTS="2")(
+        deployment.event(deployment.new_records()), lambda_context("a2a-push")
+    )
+
+    assert response == {"batchItemFailures": []}
+    [letter] = deployment.dead_letters()
+    assert (letter.task_id, letter.config_id, letter.url, letter.attempts) == (task_id, "down", url, 2)
+    assert letter.event_id.startswith(f"{task_id}:")
+    assert json.loads(letter.body or "")["status"]["state"] == "completed"
+    assert "tok" not in letter.model_dump_json()  # secrets stay in the config store
+
+
+def test_a_push_dlq_that_cannot_be_written_fails_the_record_and_later_ones_of_its_task(
+    deployment: PushDeployment,
+) -> None:
+    pushed = deployment.start_task()
+    quiet = deployment.start_task()  # no configs: nothing to deliver, nothing to fail
+    url = f"http://127.0.0.1:{closed_port()}/hook"
+    asyncio.run(_put_config(deployment, pushed, PushNotificationConfig(url=url, id="c1")))
+    for task_id in (pushed, quiet):
+        for state in (TaskState.working, TaskState.input_required, TaskState.working):
+            asyncio.run(deployment.ledger.write(task_id, _to(state)))
+    commits = [r for r in deployment.new_records() if "task_id" in r["dynamodb"]["NewImage"]]
+    handler = deployment.push_handler(
+        signer=LocalSigner(),
+        A2A_PUSH_MAX_ATTEMPTS="1",
+        A2A_PUSH_DLQ_URL=deployment.names.push_dlq_url + "-gone",
+    )
+
+    response = handler(deployment.event(commits), lambda_context("a2a-push"))
+
+    failed = {f["itemIdentifier"] for f in response["batchItemFailures"]}
+    states = {
+        r["dynamodb"]["SequenceNumber"]: (
+            r["dynamodb"]["NewImage"]["task_id"]["S"],
+            r["dynamodb"]["NewImage"]["state"]["S"],
+        )
+        for r in commits
+    }
+    # input-required could not be dead-lettered; the working after it waits for its retry.
+    assert sorted(states[seq] for seq in failed) == [(pushed, "input-required"), (pushed, "working")]
+
+
+def _to(state: TaskState) -> Callable[[Commit], Change]:
+    return lambda head: Change([status(state)])
+
+
+async def _put_config(deployment: PushDeployment, task_id: str, config: PushNotificationConfig) -> None:
+    from a2a_core.aws.compose import build_push_store
+
+    await build_push_store(deployment.settings, deployment.aws.clients).put(task_id, config)
+
+
+def test_the_dev_stream_poller_drives_the_handler_until_the_stream_is_drained(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    task_id = deployment.start_task()
+    asyncio.run(_put_config(deployment, task_id, PushNotificationConfig(url=receiver.url(), id="c1")))
+    deployment.run_worker()
+    poller = DynamoDBStreamPoller.for_table(
+        deployment.aws.clients.dynamodb,
+        deployment.streams,
+        deployment.names.table,
+        deployment.push_handler(signer=LocalSigner()),
+        function_name="a2a-push",
+        region=deployment.aws.region,
+    )
+    while poller.poll_once():
+        pass
+    [request] = receiver.wait_for(1)
+    assert json.loads(request.body)["id"] == task_id
+
+
+def test_the_lambda_entry_point_dead_letters_a_rebound_webhook_and_emits_metrics(
+    monkeypatch: pytest.MonkeyPatch, deployment: PushDeployment, capsys: pytest.CaptureFixture[str]
+) -> None:
+    task_id = deployment.start_task()
+    # As if the name had resolved to a public address at `set` and points into the VPC now.
+    asyncio.run(
+        _put_config(deployment, task_id, PushNotificationConfig(url="https://10.0.0.9/hook", id="c1"))
+    )
+    deployment.run_worker()
+    function = load_function(monkeypatch, "push", deployment.env(POWERTOOLS_METRICS_NAMESPACE="A2ATest"))
+
+    response = function.handler(deployment.event(deployment.new_records()), lambda_context("a2a-push"))
+
+    assert response == {"batchItemFailures": []}
+    [letter] = deployment.dead_letters()
+    assert letter.reason.startswith("refused:")
+    emf = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line]
+    assert any(
+        doc.get("NotificationsFailed") == [1.0]
+        and doc["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "A2ATest"
+        for doc in emf
+    )
+
+
+def test_the_lambda_entry_point_refuses_dev_settings_and_missing_resources(
+    monkeypatch: pytest.MonkeyPatch, deployment: PushDeployment
+) -> None:
+    cases = [
+        ({"A2A_PUSH_ALLOW_INSECURE_LOOPBACK": "true"}, "local development only"),
+        ({"A2A_PUSH_SIGNING_KEY_ID": ""}, "A2A_PUSH_SIGNING_KEY_ID"),
+        ({"A2A_PUSH_DLQ_URL": ""}, "A2A_PUSH_DLQ_URL"),
+    ]
+    for env, message in cases:
+        with monkeypatch.context() as patch, pytest.raises(SettingsError, match=message):
+            load_function(patch, "push", deployment.env(**env))
