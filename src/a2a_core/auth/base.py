@@ -1,0 +1,78 @@
+"""Who is calling, the authenticator port, and the two ways a call is refused (401 and 403)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from starlette.responses import Response
+
+from a2a_core.errors import InvalidRequestError
+from a2a_core.jsonrpc import error_body
+
+PrincipalKind = Literal["api_key", "jwt", "iam", "anonymous"]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """An authenticated caller: ``id`` is the API key id, ``iss|sub`` of a JWT, or an IAM ARN."""
+
+    kind: PrincipalKind
+    id: str
+    scopes: frozenset[str] = frozenset()
+
+    @property
+    def key(self) -> str:
+        """The owner recorded on the caller's tasks; kinds are prefixed so ids never collide."""
+        return "anonymous" if self.kind == "anonymous" else f"{self.kind}:{self.id}"
+
+
+ANONYMOUS = Principal("anonymous", "anonymous")
+
+
+class AuthError(Exception):
+    """A call refused before it reaches the dispatcher; the message is safe to show the caller
+    and never contains the credential."""
+
+    status_code = 401
+
+    def __init__(self, message: str, *, challenge: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.challenge = challenge
+
+    def response(self) -> Response:
+        headers = {"WWW-Authenticate": self.challenge} if self.challenge else None
+        body = error_body(None, InvalidRequestError(self.message))
+        return Response(body, status_code=self.status_code, media_type="application/json", headers=headers)
+
+
+class CredentialsMissingError(AuthError):
+    """No credentials (or none in the scheme the card declares): 401 with a challenge."""
+
+
+class CredentialsRejectedError(AuthError):
+    """Credentials were sent but are not valid here: 403."""
+
+    status_code = 403
+
+
+class Authenticator(ABC):
+    """Turns a request into a `Principal`, or raises an `AuthError`.
+
+    ``scope`` is the ASGI scope (behind API Gateway, Mangum puts the Lambda event in
+    ``scope["aws.event"]``); ``headers`` are the request headers, case-insensitive. Never logs
+    or echoes a credential.
+    """
+
+    @abstractmethod
+    async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal: ...
+
+
+class NoAuthenticator(Authenticator):
+    """``auth_mode=none``: everyone is the same anonymous caller (and shares its tasks)."""
+
+    async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
+        return ANONYMOUS

@@ -1,0 +1,191 @@
+"""``auth_mode=jwt``: ``Authorization: Bearer <JWT>`` from an OIDC/OAuth issuer.
+
+Behind API Gateway a JWT (Cognito or Lambda) authorizer validates the token; the app reads its
+claims from the request context. Served directly, the app validates the token itself: signature
+against the issuer's JWKS (an allowlist of asymmetric algorithms, keys by ``kid``), ``iss``,
+``aud``, ``exp`` and ``nbf`` with a small leeway, and a ``sub``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from joserfc import jwt
+from joserfc.errors import InvalidKeyIdError, JoseError
+from joserfc.jwk import KeySet
+
+from a2a_core.auth import gateway
+from a2a_core.auth.base import (
+    Authenticator,
+    AuthError,
+    CredentialsMissingError,
+    CredentialsRejectedError,
+    Principal,
+)
+
+logger = logging.getLogger(__name__)
+
+CHALLENGE = 'Bearer realm="a2a"'
+# Asymmetric only: with a shared-secret algorithm a published (public) key would forge tokens.
+ALLOWED_ALGORITHMS = frozenset(
+    {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+)
+
+FetchJwks = Callable[[str], Awaitable[Mapping[str, Any]]]
+
+
+class AuthUnavailableError(AuthError):
+    """The issuer's keys cannot be fetched: the token cannot be checked either way."""
+
+    status_code = 503
+
+
+class Jwks:
+    """The issuer's signing keys, from a document (a file read at start-up) or a URL.
+
+    A URL is fetched on first use and again after ``max_age`` seconds, or when a token names a
+    ``kid`` the set lacks (a key rotation), at most once per ``min_refresh_seconds``.
+    """
+
+    def __init__(
+        self,
+        *,
+        document: Mapping[str, Any] | None = None,
+        url: str | None = None,
+        fetch: FetchJwks | None = None,
+        max_age: float = 600.0,
+        min_refresh_seconds: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if (document is None) == (url is None):
+            raise ValueError("Jwks needs exactly one of document and url")
+        self._keys = KeySet.import_key_set(dict(document)) if document is not None else None  # type: ignore[arg-type]
+        self._url = url
+        self._fetch = fetch or fetch_jwks
+        self._max_age = max_age
+        self._min_refresh = min_refresh_seconds
+        self._clock = clock
+        self._fetched_at: float | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Jwks:
+        return cls(document=json.loads(Path(path).read_text()))
+
+    async def key_set(self, *, refresh: bool = False) -> KeySet:
+        if self._url is None:
+            assert self._keys is not None
+            return self._keys
+        async with self._lock:
+            age = None if self._fetched_at is None else self._clock() - self._fetched_at
+            if age is None or age > self._max_age or (refresh and age >= self._min_refresh):
+                await self._load(self._url)
+        if self._keys is None:
+            raise AuthUnavailableError("Cannot verify tokens right now: the issuer's keys are unavailable")
+        return self._keys
+
+    async def _load(self, url: str) -> None:
+        try:
+            document = await self._fetch(url)
+            self._keys = KeySet.import_key_set(dict(document))  # type: ignore[arg-type]
+        except Exception as error:  # noqa: BLE001 (keep the last good keys; the cause goes to the log)
+            logger.warning("cannot load the JWKS from %s: %s", url, type(error).__name__)
+        self._fetched_at = self._clock()
+
+
+async def fetch_jwks(url: str) -> Mapping[str, Any]:
+    import httpx
+
+    async with httpx.AsyncClient(timeout=5.0, follow_redirects=False) as client:
+        response = await client.get(url, headers={"accept": "application/json"})
+        response.raise_for_status()
+        document: Mapping[str, Any] = response.json()
+        return document
+
+
+class TokenValidator:
+    """Checks a JWT the way an API Gateway JWT authorizer would; returns its claims."""
+
+    def __init__(
+        self,
+        jwks: Jwks,
+        *,
+        issuer: str,
+        audience: str,
+        algorithms: Sequence[str] = ("RS256", "ES256"),
+        leeway: float = 30.0,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        refused = sorted(set(algorithms) - ALLOWED_ALGORITHMS)
+        if refused:
+            raise ValueError(
+                f"algorithms {refused} are not allowed (use asymmetric ones: RS*, PS*, ES*, EdDSA)"
+            )
+        self.jwks = jwks
+        self.issuer = issuer
+        self.audience = audience
+        self.algorithms = list(algorithms)
+        self.leeway = leeway
+        self._now = now
+
+    async def validate(self, token: str) -> Mapping[str, Any]:
+        try:
+            try:
+                decoded = jwt.decode(token, await self.jwks.key_set(), algorithms=self.algorithms)
+            except InvalidKeyIdError:  # perhaps a key the issuer rotated in since we fetched
+                decoded = jwt.decode(token, await self.jwks.key_set(refresh=True), algorithms=self.algorithms)
+            jwt.JWTClaimsRegistry(
+                now=lambda: int(self._now()),
+                leeway=int(self.leeway),
+                iss={"essential": True, "value": self.issuer},
+                aud={"essential": True, "value": self.audience},
+                exp={"essential": True},
+                sub={"essential": True},
+            ).validate(decoded.claims)
+            subject = decoded.claims["sub"]
+            if not isinstance(subject, str) or not subject:  # it names the caller: "" is nobody
+                raise ValueError("sub must be a non-empty string")
+        except (JoseError, ValueError, TypeError, KeyError) as error:
+            # The error names the failed check, never the token.
+            logger.info("bearer token refused: %s", type(error).__name__)
+            raise CredentialsRejectedError("Access denied: the bearer token is not valid") from None
+        claims: Mapping[str, Any] = decoded.claims
+        return claims
+
+
+class BearerAuthenticator(Authenticator):
+    def __init__(self, validator: TokenValidator | None, *, trust_context_header: bool = False) -> None:
+        """``validator`` None: only tokens API Gateway already validated are accepted."""
+        self.validator = validator
+        self._trust_header = trust_context_header
+
+    async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
+        context = gateway.request_context(scope, headers, trust_header=self._trust_header)
+        if context is not None:
+            claims = gateway.authorizer_claims(context)
+            subject = claims.get("sub") or claims.get("principalId")
+            if not isinstance(subject, str) or not subject:
+                raise CredentialsMissingError(
+                    "Authentication required: API Gateway passed no token claims", challenge=CHALLENGE
+                )
+            return Principal("jwt", f"{claims.get('iss', '')}|{subject}", gateway.scopes(claims))
+        token = _bearer_token(headers.get("authorization", ""))
+        if self.validator is None:
+            raise CredentialsRejectedError("Access denied: tokens are checked by API Gateway, not here")
+        claims = await self.validator.validate(token)
+        return Principal("jwt", f"{claims['iss']}|{claims['sub']}", gateway.scopes(claims))
+
+
+def _bearer_token(authorization: str) -> str:
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise CredentialsMissingError(
+            "Authentication required: send a bearer token (Authorization: Bearer <JWT>)", challenge=CHALLENGE
+        )
+    return token.strip()

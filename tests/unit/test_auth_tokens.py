@@ -1,0 +1,122 @@
+"""Reading callers: the issuer's JWKS (fetch, rotation, outages), API Gateway's authorizer
+context, and API key matching."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from a2a_core.auth import CredentialsMissingError, CredentialsRejectedError, gateway
+from a2a_core.auth.api_key import ApiKeyAuthenticator
+from a2a_core.auth.bearer import AuthUnavailableError, Jwks, TokenValidator
+from a2a_core.auth.testing import LocalIssuer
+
+pytestmark = pytest.mark.anyio
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Issuer:
+    """A JWKS endpoint whose document the test changes, counting fetches."""
+
+    def __init__(self, document: Mapping[str, Any] | None) -> None:
+        self.document = document
+        self.fetches = 0
+
+    async def fetch(self, url: str) -> Mapping[str, Any]:
+        self.fetches += 1
+        if self.document is None:
+            raise OSError("connection refused")
+        return self.document
+
+
+def validator(jwks: Jwks, issuer: LocalIssuer) -> TokenValidator:
+    return TokenValidator(jwks, issuer=issuer.issuer, audience=issuer.audience, algorithms=["ES256"])
+
+
+async def test_keys_are_fetched_once_and_refetched_for_a_rotated_key() -> None:
+    old, new = LocalIssuer(), LocalIssuer()
+    endpoint = Issuer(old.jwks())
+    clock = Clock()
+    check = validator(Jwks(url="https://issuer/jwks", fetch=endpoint.fetch, clock=clock), old)
+    await check.validate(old.mint("alice"))
+    await check.validate(old.mint("bob"))
+    assert endpoint.fetches == 1
+
+    endpoint.document = {"keys": [*old.jwks()["keys"], *new.jwks()["keys"]]}  # the issuer rotates
+    rotated = LocalIssuer(issuer=old.issuer, audience=old.audience, key=new.key)
+    clock.now += 60
+    assert (await check.validate(rotated.mint("carol")))["sub"] == "carol"
+    assert endpoint.fetches == 2
+
+
+async def test_unknown_keys_do_not_make_every_request_fetch() -> None:
+    issuer, stranger = LocalIssuer(), LocalIssuer()
+    endpoint = Issuer(issuer.jwks())
+    check = validator(Jwks(url="https://issuer/jwks", fetch=endpoint.fetch, clock=Clock()), issuer)
+    await check.validate(issuer.mint("alice"))
+    for _ in range(5):
+        with pytest.raises(CredentialsRejectedError):
+            await check.validate(stranger.mint("mallory"))
+    assert endpoint.fetches == 1  # refreshes are rate limited
+
+
+async def test_an_issuer_outage_keeps_the_last_good_keys() -> None:
+    issuer = LocalIssuer()
+    endpoint = Issuer(issuer.jwks())
+    clock = Clock()
+    check = validator(Jwks(url="https://issuer/jwks", fetch=endpoint.fetch, clock=clock, max_age=10), issuer)
+    await check.validate(issuer.mint("alice"))
+    endpoint.document = None
+    clock.now += 60  # stale: refetch fails
+    assert (await check.validate(issuer.mint("alice")))["sub"] == "alice"
+    assert endpoint.fetches == 2
+
+
+async def test_no_keys_at_all_is_503_not_a_verdict() -> None:
+    issuer = LocalIssuer()
+    check = validator(Jwks(url="https://issuer/jwks", fetch=Issuer(None).fetch), issuer)
+    with pytest.raises(AuthUnavailableError) as raised:
+        await check.validate(issuer.mint("alice"))
+    assert raised.value.status_code == 503
+
+
+@pytest.mark.parametrize(
+    ("authorizer", "subject", "scopes"),
+    [
+        ({"claims": {"iss": "https://cognito/", "sub": "u1", "scope": "a b"}}, "u1", {"a", "b"}),
+        ({"jwt": {"claims": {"iss": "https://i/", "sub": "u2", "scope": "[x y]"}}}, "u2", {"x", "y"}),
+        ({"principalId": "u3", "scope": "z"}, "u3", {"z"}),  # a Lambda authorizer's context
+    ],
+)
+def test_claims_from_each_kind_of_authorizer(
+    authorizer: dict[str, Any], subject: str, scopes: set[str]
+) -> None:
+    claims = gateway.authorizer_claims({"authorizer": authorizer})
+    assert (claims.get("sub") or claims.get("principalId")) == subject
+    assert gateway.scopes(claims) == scopes
+
+
+def test_a_malformed_request_context_header_is_no_context() -> None:
+    headers = {gateway.CONTEXT_HEADER: "{not json"}
+    assert gateway.request_context({}, headers, trust_header=True) == {}
+    assert gateway.request_context({}, headers, trust_header=False) is None
+
+
+async def test_api_keys_match_by_value_and_answer_with_the_key_id() -> None:
+    keys = {f"k{n}": SecretStr(f"key-number-{n}") for n in range(5)}
+    authenticator = ApiKeyAuthenticator(keys)
+    assert (await authenticator.authenticate({}, {"x-api-key": "key-number-3"})).id == "k3"
+    with pytest.raises(CredentialsRejectedError):
+        await authenticator.authenticate({}, {"x-api-key": "key-number-3 "})
+    with pytest.raises(CredentialsMissingError):
+        await authenticator.authenticate({}, {"x-api-key": ""})
