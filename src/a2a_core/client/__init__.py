@@ -1,0 +1,39 @@
+"""An async A2A 0.2.5 client: `A2AClient`, typed results, JSON-RPC errors as exceptions.
+
+Needs ``httpx`` (the ``client`` extra: ``pip install 'a2a-serverless[client]'``). Names load on
+first use (PEP 562), so the CLI can register its commands without importing httpx.
+"""
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from a2a_core.client.client import A2AClient as A2AClient
+    from a2a_core.client.errors import A2AClientConnectionError as A2AClientConnectionError
+    from a2a_core.client.errors import A2AClientError as A2AClientError
+    from a2a_core.client.errors import A2AClientHTTPError as A2AClientHTTPError
+    from a2a_core.client.events import Event as Event
+    from a2a_core.client.events import EventStream as EventStream
+    from a2a_core.client.events import is_final as is_final
+    from a2a_core.client.wire import user_message as user_message
+
+_MODULES: dict[str, str] = {
+    "A2AClient": "a2a_core.client.client",
+    "Event": "a2a_core.client.events",
+    "EventStream": "a2a_core.client.events",
+    "is_final": "a2a_core.client.events",
+    "user_message": "a2a_core.client.wire",
+    "A2AClientConnectionError": "a2a_core.client.errors",
+    "A2AClientError": "a2a_core.client.errors",
+    "A2AClientHTTPError": "a2a_core.client.errors",
+}
+__all__ = sorted(_MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

@@ -1,0 +1,116 @@
+"""What ``a2a-serverless send``, ``card`` and ``get`` do, once their arguments are parsed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+from a2a_core.client.client import A2AClient
+from a2a_core.client.events import is_final
+from a2a_core.client.printer import Outcome, Printer, exit_code
+from a2a_core.client.render import card_summary, task_summary
+from a2a_core.types import Task, TaskState, to_wire
+
+EXIT_OK = 0
+POLL_INITIAL, POLL_MAX = 0.2, 2.0
+
+
+class Io:
+    def __init__(self, stdout: TextIO, stderr: TextIO, *, json_mode: bool) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.json_mode = json_mode
+
+    def json(self, document: Any) -> None:
+        self.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+        self.stdout.flush()
+
+    def note(self, text: str) -> None:
+        self.stderr.write(text + "\n")
+        self.stderr.flush()
+
+
+async def _card(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
+    card = await client.get_card()
+    if io.json_mode:
+        io.json(to_wire(card))
+    else:
+        io.stdout.write(card_summary(card) + "\n")
+    return EXIT_OK
+
+
+async def _get(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
+    task = await client.get_task(args.task_id, history_length=args.history)
+    if io.json_mode:
+        io.json(to_wire(task))
+    else:
+        io.stdout.write(task_summary(task) + "\n")
+    return exit_code(task.status.state)
+
+
+async def _send(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
+    card = await client.get_card()
+    streaming = bool(card.capabilities.streaming) and not args.no_stream
+    printer = Printer(io.stdout, io.stderr, json_mode=io.json_mode)
+    text, task_id, context_id = args.text, args.task_id, args.context_id
+    if task_id is not None:  # continuing: what the task already holds was shown before
+        printer.baseline(await client.get_task(task_id))
+    while True:
+        turn = _stream_turn if streaming else _poll_turn
+        outcome = await turn(client, printer, text, task_id, context_id)
+        if outcome.state is None:  # the agent answered with a message, no task
+            return EXIT_OK
+        if outcome.state == TaskState.input_required:
+            reply = None if args.no_interactive else await _prompt(io)
+            if reply:
+                text, task_id, context_id = reply, outcome.task_id, outcome.context_id
+                continue
+            io.note(f'continue with: a2a-serverless send {args.url} --task {outcome.task_id} "..."')
+        return exit_code(outcome.state)
+
+
+async def _stream_turn(
+    client: A2AClient, printer: Printer, text: str, task_id: str | None, context_id: str | None
+) -> Outcome:
+    async with client.stream_message(text, task_id=task_id, context_id=context_id) as events:
+        async for event in events:
+            printer.event(event)
+    return printer.finish()
+
+
+async def _poll_turn(
+    client: A2AClient, printer: Printer, text: str, task_id: str | None, context_id: str | None
+) -> Outcome:
+    result = await client.send_message(text, task_id=task_id, context_id=context_id, blocking=False)
+    if isinstance(result, Task) and not is_final(result):
+        printer.progress(result)
+        delay = POLL_INITIAL
+        while True:
+            await asyncio.sleep(delay)
+            delay = min(delay * 1.5, POLL_MAX)
+            result = await client.get_task(result.id)
+            if is_final(result):
+                break
+            printer.progress(result)
+    printer.event(result)
+    return printer.finish()
+
+
+async def _prompt(io: Io) -> str | None:
+    io.stderr.write("reply> ")
+    io.stderr.flush()
+    line = await asyncio.to_thread(sys.stdin.readline)
+    if not sys.stdin.isatty():  # a terminal echoes the reply; a pipe does not
+        io.note(line.rstrip("\n"))
+    return line.strip() or None
+
+
+COMMANDS: dict[str, Callable[[A2AClient, argparse.Namespace, Io], Awaitable[int]]] = {
+    "send": _send,
+    "card": _card,
+    "get": _get,
+}

@@ -1,0 +1,112 @@
+"""Plain-text views of cards, tasks and parts for a terminal."""
+
+from __future__ import annotations
+
+import json
+
+from a2a_core.types import (
+    AgentCard,
+    APIKeySecurityScheme,
+    Artifact,
+    DataPart,
+    FilePart,
+    FileWithBytes,
+    HTTPAuthSecurityScheme,
+    Message,
+    OAuth2SecurityScheme,
+    OpenIdConnectSecurityScheme,
+    Part,
+    Task,
+    TextPart,
+)
+
+
+def part_text(part: Part) -> str:
+    if isinstance(part, TextPart):
+        return part.text
+    if isinstance(part, DataPart):
+        return json.dumps(part.data, ensure_ascii=False)
+    assert isinstance(part, FilePart)
+    file = part.file
+    where = f"{len(file.bytes) * 3 // 4} bytes" if isinstance(file, FileWithBytes) else file.uri
+    return f"[file {file.name or ''} {file.mime_type or ''} {where}]".replace("  ", " ")
+
+
+def parts_text(parts: list[Part]) -> str:
+    return "".join(part_text(part) for part in parts)
+
+
+def card_summary(card: AgentCard) -> str:
+    caps = card.capabilities
+    flags = {
+        "streaming": caps.streaming,
+        "push notifications": caps.push_notifications,
+        "state transition history": caps.state_transition_history,
+    }
+    lines = [f"{card.name} (version {card.version}, A2A {card.protocol_version})", card.description, ""]
+    rows = [
+        ("URL", f"{card.url} ({card.preferred_transport})"),
+        ("Provider", f"{card.provider.organization} ({card.provider.url})" if card.provider else None),
+        ("Docs", card.documentation_url),
+        ("Capabilities", ", ".join(f"{name}: {'yes' if on else 'no'}" for name, on in flags.items())),
+        ("Input modes", ", ".join(card.default_input_modes)),
+        ("Output modes", ", ".join(card.default_output_modes)),
+        ("Auth", auth_summary(card)),
+    ]
+    lines += [f"{label + ':':<14}{value}" for label, value in rows if value]
+    lines += ["", f"Skills ({len(card.skills)}):" if card.skills else "Skills: none declared"]
+    for skill in card.skills:
+        lines.append(f"  - {skill.name} [{skill.id}]: {skill.description}")
+        if skill.tags:
+            lines.append(f"      tags: {', '.join(skill.tags)}")
+        for example in skill.examples or []:
+            lines.append(f"      e.g. {example}")
+    return "\n".join(lines)
+
+
+def auth_summary(card: AgentCard) -> str:
+    schemes = card.security_schemes or {}
+    if not schemes:
+        return "none (no security schemes declared)"
+    described = []
+    for name, scheme in schemes.items():
+        if isinstance(scheme, HTTPAuthSecurityScheme):
+            kind = f"HTTP {scheme.scheme}" + (f" ({scheme.bearer_format})" if scheme.bearer_format else "")
+        elif isinstance(scheme, APIKeySecurityScheme):
+            kind = f"API key in {scheme.in_} {scheme.name!r}"
+        elif isinstance(scheme, OAuth2SecurityScheme):
+            flows = [flow for flow, value in scheme.flows if value is not None]
+            kind = f"OAuth 2.0 ({', '.join(flows)})"
+        else:
+            assert isinstance(scheme, OpenIdConnectSecurityScheme)
+            kind = f"OpenID Connect ({scheme.open_id_connect_url})"
+        described.append(f"{name}: {kind}")
+    required = [" + ".join(requirement) for requirement in card.security or []]
+    suffix = f"; required: {' or '.join(required)}" if required else ""
+    return "; ".join(described) + suffix
+
+
+def message_line(message: Message) -> str:
+    return f"{message.role.value}: {parts_text(message.parts)}"
+
+
+def artifact_text(artifact: Artifact) -> str:
+    return parts_text(artifact.parts)
+
+
+def task_summary(task: Task) -> str:
+    status = task.status
+    lines = [
+        f"Task {task.id}",
+        f"{'Context:':<10}{task.context_id}",
+        f"{'State:':<10}{status.state.value}" + (f" (at {status.timestamp})" if status.timestamp else ""),
+    ]
+    if status.message is not None:
+        lines.append(f"{'Message:':<10}{parts_text(status.message.parts)}")
+    if task.history:
+        lines += ["", f"History ({len(task.history)}):"] + [f"  {message_line(m)}" for m in task.history]
+    if task.artifacts:
+        lines += ["", f"Artifacts ({len(task.artifacts)}):"]
+        for artifact in task.artifacts:
+            lines.append(f"  {artifact.name or artifact.artifact_id}: {artifact_text(artifact)}")
+    return "\n".join(lines)

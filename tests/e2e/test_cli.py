@@ -1,0 +1,162 @@
+"""The real `a2a-serverless` console script (send, card, get) against `a2a-serverless dev`.
+
+Assertions read ``--json`` output where a script would; the human output is checked for what a
+person needs to see. Interactive continuation is driven by writing the reply to stdin.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+SCRIPT = shutil.which("a2a-serverless", path=str(Path(sys.executable).parent))
+DRAFT = "Here is a first draft about {topic}: an opening, three key points, and a short summary. "
+QUESTION = "Who is the audience for this piece?"
+
+
+@dataclass
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def documents(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.stdout.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def backend() -> str:
+    """The CLI is a client: one backend (the default, moto) is enough; test_client.py covers both."""
+    return "local"
+
+
+def cli(*args: str, stdin: str = "") -> Run:
+    assert SCRIPT is not None, "the a2a-serverless console script is not installed in this venv"
+    # Our own console script with test-chosen arguments: no untrusted input reaches it.
+    done = subprocess.run(  # noqa: S603
+        [SCRIPT, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False
+    )
+    return Run(done.returncode, done.stdout, done.stderr)
+
+
+def status_text(document: dict[str, Any]) -> str:
+    return "".join(part["text"] for part in document["status"]["message"]["parts"])
+
+
+def test_card_summary_and_json(echo_server: str) -> None:
+    human = cli("card", echo_server)
+    assert human.code == 0, human.stderr
+    assert "streaming: yes" in human.stdout
+    assert "Auth:" in human.stdout
+    assert "Skills" in human.stdout
+    card = cli("card", echo_server, "--json")
+    assert card.code == 0
+    assert card.documents[0]["url"] == echo_server
+    assert card.documents[0]["capabilities"]["streaming"] is True
+
+
+def test_send_streams_the_reply(echo_server: str) -> None:
+    human = cli("send", echo_server, "hello")
+    assert human.code == 0, human.stderr
+    assert human.stdout == "Echo: hello\n"
+    assert "[completed]" in human.stderr
+
+    scripted = cli("send", echo_server, "hello", "--json")
+    events = scripted.documents
+    assert events[0]["kind"] == "task"
+    assert events[-1]["kind"] == "status-update"
+    assert events[-1]["final"] is True
+    assert events[-1]["status"]["state"] == "completed"
+    assert status_text(events[-1]) == "Echo: hello"
+
+
+def test_send_without_streaming_polls_and_prints_one_document(echo_server: str) -> None:
+    run = cli("send", echo_server, "polled", "--no-stream", "--json")
+    assert run.code == 0, run.stderr
+    [task] = run.documents
+    assert task["kind"] == "task"
+    assert task["status"]["state"] == "completed"
+    assert status_text(task) == "Echo: polled"
+
+
+def test_send_prompts_for_input_and_continues_the_task(multiturn_server: str) -> None:
+    human = cli("send", multiturn_server, "otters", stdin="children\n")
+    assert human.code == 0, human.stderr
+    assert human.stdout.splitlines() == [
+        DRAFT.format(topic="otters"),
+        QUESTION,
+        "Final version, written for children.",
+        "Done: the draft is tailored for children.",
+    ]
+    assert "[input-required]" in human.stderr
+    assert "reply> " in human.stderr
+
+    scripted = cli("send", multiturn_server, "otters", "--json", stdin="teachers\n")
+    states = [e["status"]["state"] for e in scripted.documents if e["kind"] == "status-update"]
+    assert "input-required" in states
+    assert states[-1] == "completed"
+    assert len({e.get("taskId", e.get("id")) for e in scripted.documents}) == 1  # one task, two turns
+
+
+def test_no_interactive_stops_and_names_the_task_to_continue(multiturn_server: str) -> None:
+    first = cli("send", multiturn_server, "gannets", "--json", "--no-interactive", "--no-stream")
+    assert first.code == 0, first.stderr
+    [task] = first.documents
+    assert task["status"]["state"] == "input-required"
+    assert status_text(task) == QUESTION
+    assert f"--task {task['id']}" in first.stderr
+
+    second = cli("send", multiturn_server, "sailors", "--task", task["id"], "--json")
+    assert second.code == 0, second.stderr
+    assert second.documents[-1]["status"]["state"] == "completed"
+
+    shown = cli("get", multiturn_server, task["id"], "--history", "1", "--json")
+    assert shown.code == 0
+    assert shown.documents[0]["status"]["state"] == "completed"
+    assert len(shown.documents[0]["history"]) == 1
+
+
+def test_get_shows_a_canceled_task_and_exits_1(multiturn_server: str) -> None:
+    def call(method: str, params: dict[str, Any]) -> dict[str, Any]:
+        body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+        result: dict[str, Any] = httpx.post(multiturn_server, json=body, timeout=30).json()["result"]
+        return result
+
+    message = {"role": "user", "messageId": uuid.uuid4().hex, "parts": [{"kind": "text", "text": "puffins"}]}
+    task = call("message/send", {"message": message})
+    assert call("tasks/cancel", {"id": task["id"]})["status"]["state"] == "canceled"
+    run = cli("get", multiturn_server, task["id"])
+    assert run.code == 1
+    assert "State:    canceled" in run.stdout
+    assert "Artifacts (1):" in run.stdout
+
+
+def test_errors_exit_2_with_a_clear_message(echo_server: str) -> None:
+    missing = cli("get", echo_server, "no-such-task", "--json")
+    assert missing.code == 2
+    assert missing.documents[0]["error"]["code"] == -32001
+    assert "-32001" in missing.stderr
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+    unreachable = cli("send", closed, "hello")
+    assert unreachable.code == 2
+    assert "cannot reach" in unreachable.stderr
+
+    usage = cli("send", echo_server, "hello", "-H", "no colon here")
+    assert usage.code == 2
+    assert "Name: value" in usage.stderr
