@@ -1,0 +1,47 @@
+"""Agents for the streaming tests; dev servers load them as ``agents:<name>`` (tests/ on PYTHONPATH).
+
+`slow` takes its pacing from the user's text, so one server covers every test: ``key=value``
+words set ``chunks`` (artifact chunks to emit, default 5), ``delay`` (seconds after each chunk,
+default 0.02) and ``pause`` (seconds of silence before the first chunk, default 0). Each chunk's
+text is ``"<the user's text> #<index>"``, so a client can tell whose events it received, and the
+turn completes with ``"done: <the user's text>"``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from a2a_core.executor import TaskContext
+
+ARTIFACT = "chunks"
+
+
+def options(text: str) -> dict[str, str]:
+    pairs = (word.partition("=") for word in text.split())
+    return {key: value for key, sep, value in pairs if sep}
+
+
+def chunk_text(text: str, index: int) -> str:
+    return f"{text} #{index}"
+
+
+async def slow(ctx: TaskContext) -> str:
+    text = ctx.text
+    settings = options(text)
+    chunks = int(settings.get("chunks", "5"))
+    delay = float(settings.get("delay", "0.02"))
+    pause = float(settings.get("pause", "0"))
+    if pause:
+        await asyncio.sleep(pause)
+    artifact_id: str | None = None
+    for index in range(chunks):
+        artifact_id = await ctx.artifact(
+            chunk_text(text, index),
+            artifact_id=artifact_id,
+            name=ARTIFACT,
+            append=index > 0,
+            last_chunk=index == chunks - 1,
+        )
+        if delay:
+            await asyncio.sleep(delay)
+    return f"done: {text}"
