@@ -8,7 +8,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup dev test lint typecheck pytest bench clean
+.PHONY: setup browser dev test lint typecheck pytest bench clean
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -18,7 +18,12 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-setup: $(VENV)/.synced
+# The pinned CDK CLI (aws-cdk 2.x) that synthesizes and deploys infra/.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+setup: $(VENV)/.synced node_modules/.installed
 
 dev: setup
 	$(VENV)/bin/a2a-serverless dev $(ARGS)
@@ -33,7 +38,15 @@ typecheck: setup
 pytest: setup
 	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
 
-test: lint typecheck pytest
+# The docs page test drives Debian's chromium (playwright-core never downloads a browser).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+		$$SUDO apt-get update && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	fi
+
+test: browser lint typecheck pytest
 
 bench: setup
 	$(VENV)/bin/python bench/cold_start.py

@@ -152,6 +152,7 @@ def run(tasks: int) -> dict[str, Any]:
             "A2A_DLQ_URL": aws.names.dlq_url,
             "A2A_BUCKET_NAME": aws.names.bucket,
             "A2A_AGENT": "a2a_core.examples.echo:agent",
+            "A2A_ALLOW_UNAUTHENTICATED": "true",
         }
     )
     invocations = Invocations()

@@ -58,6 +58,7 @@ class Summary:
 def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.setdefault("A2A_ALLOW_UNAUTHENTICATED", "true")  # the handler's open mode, as before auth
     return env
 
 

@@ -69,6 +69,7 @@ class Deployment:
             "A2A_QUEUE_URL": self.names.queue_url,
             "A2A_DLQ_URL": self.names.dlq_url,
             "A2A_BUCKET_NAME": self.names.bucket,
+            "A2A_ALLOW_UNAUTHENTICATED": "true",
             **overrides,
         }
 

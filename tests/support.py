@@ -6,6 +6,7 @@ import uuid
 from typing import Any
 
 from a2a_core.broker import InMemoryBroker
+from a2a_core.context_store import InMemoryContextStore
 from a2a_core.engine import Caller
 from a2a_core.executor import AgentExecutor, AgentFunction
 from a2a_core.service import A2AService, build_service
@@ -32,7 +33,11 @@ class Stack:
     def __init__(self, agent: AgentExecutor | AgentFunction, **settings: Any) -> None:
         self.store = InMemoryTaskStore()
         self.broker = InMemoryBroker()
-        self.service: A2AService = build_service(Settings(**settings), store=self.store, broker=self.broker)
+        self.context_store = InMemoryContextStore()
+        settings.setdefault("allow_unauthenticated", True)  # tests that need auth choose a mode
+        self.service: A2AService = build_service(
+            Settings(**settings), store=self.store, broker=self.broker, context_store=self.context_store
+        )
         self.engine = self.service.engine
         self.ledger = self.service.ledger
         self.worker: Worker = self.service.worker(agent)

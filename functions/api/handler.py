@@ -13,24 +13,25 @@ from mangum import Mangum
 
 from a2a_core.app import create_app
 from a2a_core.broker import Broker, InMemoryBroker
+from a2a_core.push_store import PushConfigStore
 from a2a_core.service import build_service
 from a2a_core.settings import Settings
 from a2a_core.store import InMemoryTaskStore, TaskStore
 
 
-def _adapters(settings: Settings) -> tuple[TaskStore, Broker]:
+def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None]:
     if settings.backend == "memory":
-        return InMemoryTaskStore(), InMemoryBroker()
+        return InMemoryTaskStore(), InMemoryBroker(), None
     from a2a_core.aws.clients import build_clients
     from a2a_core.aws.compose import build_aws_adapters
 
     adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
-    return adapters.store, adapters.broker
+    return adapters.store, adapters.broker, adapters.push_store
 
 
 settings = Settings.from_env()
-store, broker = _adapters(settings)
-app = create_app(build_service(settings, store=store, broker=broker))
+store, broker, push_store = _adapters(settings)
+app = create_app(build_service(settings, store=store, broker=broker, push_store=push_store))
 _mangum = Mangum(app, lifespan="off")
 
 

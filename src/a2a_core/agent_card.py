@@ -3,11 +3,41 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from a2a_core.settings import Settings
-from a2a_core.types import AgentCapabilities, AgentCard, to_wire
+from a2a_core.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentSkill,
+    APIKeySecurityScheme,
+    HTTPAuthSecurityScheme,
+    to_wire,
+)
+
+
+def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAuthSecurityScheme] | None:
+    """The card's ``securitySchemes`` entry for an auth mode (name, scheme); None for none.
+
+    IAM has no scheme of its own in the card's OpenAPI terms: as in API Gateway's own OpenAPI
+    export, it is an apiKey in the Authorization header (carrying the SigV4 signature).
+    """
+    if auth_mode == "api_key":
+        return "apiKey", APIKeySecurityScheme(
+            name="x-api-key", in_="header", description="API key in the x-api-key header"
+        )
+    if auth_mode == "jwt":
+        return "bearer", HTTPAuthSecurityScheme(
+            scheme="bearer", bearer_format="JWT", description="OAuth 2.0 / OpenID Connect access token (JWT)"
+        )
+    if auth_mode == "iam":
+        return "sigv4", APIKeySecurityScheme(
+            name="Authorization",
+            in_="header",
+            description="AWS Signature Version 4 (IAM): sign each request for the execute-api service",
+        )
+    return None
 
 
 class CardBuilder:
@@ -19,9 +49,13 @@ class CardBuilder:
             state_transition_history=True,
         )
         self._cache: dict[str, bytes] = {}
+        self._extended_cache: dict[str, bytes] = {}
+        # Served only behind auth: an extended card anyone can fetch would be the public card.
+        self.extended = settings.auth_mode != "none" and bool(settings.extended_skills)
 
-    def card(self, url: str) -> AgentCard:
+    def card(self, url: str, *, extra_skills: list[AgentSkill] | None = None) -> AgentCard:
         s = self.settings
+        security = security_scheme(s.auth_mode)
         return AgentCard(
             name=s.name,
             description=s.description,
@@ -32,17 +66,30 @@ class CardBuilder:
             capabilities=self.capabilities,
             default_input_modes=list(s.default_input_modes),
             default_output_modes=list(s.default_output_modes),
-            skills=list(s.skills),
+            skills=[*s.skills, *(extra_skills or [])],
+            security_schemes={security[0]: security[1]} if security else None,
+            security=[{security[0]: []}] if security else None,
+            supports_authenticated_extended_card=True if self.extended else None,
         )
 
     def card_json(self, url: str) -> bytes:
         """The card as served; cached per URL (a handful: one per host name it is reached by)."""
-        body = self._cache.get(url)
-        if body is None:
-            body = json.dumps(to_wire(self.card(url))).encode()
-            if len(self._cache) < 32:
-                self._cache[url] = body
-        return body
+        return _cached(self._cache, url, lambda: self.card(url))
+
+    def extended_card_json(self, url: str) -> bytes:
+        """The card for authenticated callers: the public one plus ``extended_skills``."""
+        return _cached(
+            self._extended_cache, url, lambda: self.card(url, extra_skills=self.settings.extended_skills)
+        )
+
+
+def _cached(cache: dict[str, bytes], url: str, build: Callable[[], AgentCard]) -> bytes:
+    body = cache.get(url)
+    if body is None:
+        body = json.dumps(to_wire(build())).encode()
+        if len(cache) < 32:
+            cache[url] = body
+    return body
 
 
 def public_url(configured: str | None, scope: Mapping[str, Any], headers: Mapping[str, str]) -> str:

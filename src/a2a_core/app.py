@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from importlib import resources
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from a2a_core import sse
 from a2a_core.agent_card import public_url
+from a2a_core.auth import AuthError, build_authenticator
 from a2a_core.engine import Caller
 from a2a_core.errors import InvalidRequestError
 from a2a_core.jsonrpc import error_body
@@ -21,6 +25,7 @@ from a2a_core.service import A2AService
 
 logger = logging.getLogger(__name__)
 JSON = "application/json"
+EXTENDED_CARD_PATH = "/agent/authenticatedExtendedCard"
 
 
 class _BodyTooLargeError(Exception):
@@ -34,8 +39,13 @@ def create_app(
 ) -> Starlette:
     settings = service.settings
     limit = settings.max_body_bytes
+    authenticator = build_authenticator(settings)  # a bad auth configuration fails here, at start-up
 
     async def jsonrpc(request: Request) -> Response:
+        try:  # before the body is read: an unauthenticated caller never reaches the dispatcher
+            principal = await authenticator.authenticate(request.scope, request.headers)
+        except AuthError as denied:
+            return denied.response()
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
@@ -43,7 +53,7 @@ def create_app(
                 f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
             )
             return Response(error_body(None, error), media_type=JSON)
-        caller = Caller(last_event_id=request.headers.get("last-event-id"))
+        caller = Caller(principal=principal.key, last_event_id=request.headers.get("last-event-id"))
         reply = await service.dispatcher.dispatch(body, caller)
         if isinstance(reply, bytes):
             return Response(reply, media_type=JSON)
@@ -54,6 +64,14 @@ def create_app(
     async def card(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
         return Response(service.cards.card_json(url), media_type=JSON)
+
+    async def extended_card(request: Request) -> Response:
+        try:
+            await authenticator.authenticate(request.scope, request.headers)
+        except AuthError as denied:
+            return denied.response()
+        url = public_url(settings.public_url, request.scope, request.headers)
+        return Response(service.cards.extended_card_json(url), media_type=JSON)
 
     async def index(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
@@ -71,10 +89,29 @@ def create_app(
             Route("/.well-known/agent.json", card, methods=["GET"]),
             Route("/.well-known/agent-card.json", card, methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
+            Route("/docs", _docs, methods=["GET"]),
+            *([Route(EXTENDED_CARD_PATH, extended_card, methods=["GET"])] if service.cards.extended else []),
+            *_push_routes(service),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
         lifespan=lifespan,
     )
+
+
+def _push_routes(service: A2AService) -> list[Route]:
+    """``GET /.well-known/jwks.json`` while push is on (404 otherwise): the notification keys."""
+    if service.push is None:
+        return []
+    cached: list[bytes] = []
+
+    async def jwks(request: Request) -> Response:
+        if not cached:  # one KMS GetPublicKey per cold start
+            from a2a_core.push.signing import jwks as document
+
+            cached.append(json.dumps(await document(service.push_signers)).encode())
+        return Response(cached[0], media_type=JSON, headers={"Cache-Control": "public, max-age=300"})
+
+    return [Route("/.well-known/jwks.json", jwks, methods=["GET"])]
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -89,6 +126,22 @@ async def _read_body(request: Request, limit: int) -> bytes:
             raise _BodyTooLargeError
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+# The page inlines its CSS and JS; the policy makes "loads nothing from elsewhere" a guarantee.
+_DOCS_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+}
+
+
+async def _docs(request: Request) -> Response:
+    return HTMLResponse(_docs_html(), headers=_DOCS_HEADERS)
+
+
+@functools.cache
+def _docs_html() -> bytes:
+    return (resources.files("a2a_core") / "static" / "docs.html").read_bytes()
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

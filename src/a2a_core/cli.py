@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from a2a_core.client import cli as client_cli
 from a2a_core.settings import Settings, SettingsError
 
 
@@ -27,7 +28,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "process only; aws = real resources named by A2A_* variables",
     )
     dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    dev.add_argument(
+        "--auth",
+        choices=["none", "api_key", "jwt"],
+        help="how callers authenticate (default: A2A_AUTH_MODE, else none): api_key checks x-api-key "
+        "against A2A_API_KEYS (or a key printed at start-up); jwt checks bearer tokens from "
+        "A2A_JWT_* (or from a local test issuer whose tokens are printed)",
+    )
+    client_cli.add_parsers(commands)
     args = parser.parse_args(argv)
+    if args.command in client_cli.COMMANDS:
+        return client_cli.run(args)
     try:
         return run_dev(args)
     except SettingsError as error:
@@ -43,11 +54,15 @@ def run_dev(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     backend = args.backend or os.environ.get("A2A_BACKEND") or "local"
-    settings = Settings.from_env(agent=args.agent, backend=backend)
+    settings = Settings.from_env(agent=args.agent, backend=backend, auth_mode=args.auth)
     sock = bind(args.host, args.port)
-    stack = build_dev_stack(settings, load_agent(settings.agent))
+    try:
+        stack = build_dev_stack(settings, load_agent(settings.agent))
+    except BaseException:
+        sock.close()
+        raise
     host, port = sock.getsockname()[:2]
-    print(banner(f"http://{host}:{port}/", stack.description), flush=True)
+    print(banner(f"http://{host}:{port}/", stack.description, stack.auth), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from starlette.applications import Starlette
 
 from a2a_core.app import create_app
+from a2a_core.auth.local import DevAuth, dev_auth
 from a2a_core.broker import Broker, InMemoryBroker, RunOperation
+from a2a_core.context_store import InMemoryContextStore
 from a2a_core.executor import AgentExecutor
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings
@@ -42,6 +44,7 @@ class DevStack:
     description: str
     local_aws: LocalAws | None = None
     background: list[Background] = field(default_factory=list)
+    auth: DevAuth | None = None  # how callers authenticate, for the banner
 
 
 def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
@@ -53,8 +56,10 @@ def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     - aws: real resources from the A2A_* settings; only the API runs here (the deployed worker
       Lambda consumes the queue).
     """
+    auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
     builders = {"memory": _memory_stack, "local": _local_stack, "aws": _aws_stack}
-    stack = builders[settings.backend](settings, agent)
+    stack = builders[settings.backend](auth.settings, agent)
+    stack.auth = auth
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -76,7 +81,9 @@ def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
 
 def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     broker = InMemoryBroker()
-    service = build_service(settings, store=InMemoryTaskStore(), broker=broker)
+    service = build_service(
+        settings, store=InMemoryTaskStore(), broker=broker, context_store=InMemoryContextStore()
+    )
     worker = service.worker(agent)
     stack = DevStack(service, worker, create_app(service), broker, "in-memory (this process only)")
     stack.background.append(lambda stop: run_worker_loop(broker, worker))
@@ -84,10 +91,12 @@ def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
 
 
 def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
-    from a2a_core.aws.compose import build_aws_adapters
+    from a2a_core.aws.compose import build_aws_adapters, build_context_store
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
     from a2a_core.local.moto_server import start_local_aws
     from a2a_core.local.pollers import SqsPoller
+    from a2a_core.local.stream_poller import local_push_poller
+    from a2a_core.push.signing import LocalSigner
 
     aws = start_local_aws()
     settings = settings.model_copy(
@@ -98,10 +107,21 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
             "queue_url": aws.names.queue_url,
             "dlq_url": aws.names.dlq_url,
             "bucket_name": aws.names.bucket,
+            "push_dlq_url": aws.names.push_dlq_url,
+            # Dev only: webhooks on this machine (http://127.0.0.1:...) are the point of dev.
+            "push_allow_insecure_loopback": True,
         }
     )
     adapters = build_aws_adapters(settings, aws.clients)
-    service = build_service(settings, store=NotifyingTaskStore(adapters.store), broker=adapters.broker)
+    signer = LocalSigner()  # moto's KMS holds no key of ours; the JWKS serves this one
+    service = build_service(
+        settings,
+        store=NotifyingTaskStore(adapters.store),
+        broker=adapters.broker,
+        context_store=build_context_store(settings, aws.clients),
+        push_store=adapters.push_store,
+        push_signers=[signer],
+    )
     worker = service.worker(agent)
     pollers = [
         SqsPoller(
@@ -123,15 +143,22 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
     stack = DevStack(service, worker, create_app(service), adapters.broker, description, local_aws=aws)
     stack.background.extend(poller.run for poller in pollers)
+    if settings.push_enabled:  # the push function, fed by the table's stream
+        stack.background.append(local_push_poller(settings, aws, signer).run)
     return stack
 
 
 def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     from a2a_core.aws.clients import build_clients
-    from a2a_core.aws.compose import build_aws_adapters
+    from a2a_core.aws.compose import build_aws_adapters, build_context_store
 
-    adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
-    service = build_service(settings, store=adapters.store, broker=adapters.broker)
+    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
+    adapters = build_aws_adapters(settings, clients)
+    # Nothing runs the stack's worker here (the Lambda does); it is built like the Lambda's anyway.
+    context_store = build_context_store(settings, clients)
+    service = build_service(
+        settings, store=adapters.store, broker=adapters.broker, context_store=context_store
+    )
     description = f"AWS (table {settings.table_name}; the deployed worker Lambda runs the agent)"
     return DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)
 
@@ -160,7 +187,9 @@ async def _run_one(broker: InMemoryBroker, worker: Worker, operation: RunOperati
 
 def bind(host: str, port: int) -> socket.socket:
     """Bind before serving so ``--port 0`` can report the port the OS chose."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP explicitly: asyncio only turns Nagle off (TCP_NODELAY) on sockets created that
+    # way, and without it every stream's first SSE event waited ~40 ms for a delayed ACK.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     # Listen now, so a client started the moment the URL is printed is queued, not refused.
@@ -168,9 +197,10 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def banner(url: str, backend: str = "") -> str:
+def banner(url: str, backend: str = "", auth: DevAuth | None = None) -> str:
+    credentials = auth.curl_header if auth else ""
     curl = (
-        f'curl -s {url} -H \'content-type: application/json\' -d \'{{"jsonrpc":"2.0","id":1,'
+        f'curl -s {url} {credentials}-H \'content-type: application/json\' -d \'{{"jsonrpc":"2.0","id":1,'
         '"method":"message/send","params":{"message":{"role":"user","messageId":"m1",'
         '"parts":[{"kind":"text","text":"hello"}]}}}\''
     )
@@ -178,5 +208,6 @@ def banner(url: str, backend: str = "") -> str:
         f"A2A agent listening on {url}\n"
         f"Agent card: {url}.well-known/agent-card.json\n"
         f"Tasks in:   {backend}\n"
-        f"Try it:     {curl}\n"
+        + "".join(f"{line}\n" for line in (auth.lines if auth else []))
+        + f"Try it:     {curl}\n"
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from a2a_core.broker import Broker, RunOperation
 from a2a_core.errors import (
@@ -19,7 +20,7 @@ from a2a_core.errors import (
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
 )
-from a2a_core.ledger import Change, TaskLedger, status
+from a2a_core.ledger import CREATED_SEQ, Change, TaskLedger, status
 from a2a_core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
 from a2a_core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.types import (
@@ -31,7 +32,12 @@ from a2a_core.types import (
     TaskIdParams,
     TaskQueryParams,
     TaskState,
+    TextPart,
 )
+
+if TYPE_CHECKING:
+    from a2a_core.push.service import PushConfigService
+    from a2a_core.types import PushNotificationConfig
 
 _ID_NAMESPACE = uuid.UUID("6f1c2a52-61f4-4c1e-9d7e-2b1f3f0e9a11")
 
@@ -49,51 +55,71 @@ class Caller:
 class Submission:
     operation: RunOperation
     created: Task | None  # the new task as written; None for a continuation or a retry
+    # The last log sequence number this submission wrote (None for a retry that wrote nothing):
+    # a stream starts from the task as of here, not from whatever the worker did meanwhile.
+    seq: int | None = None
 
 
 @dataclass(frozen=True)
 class EngineConfig:
     default_blocking: bool = True
     blocking_timeout: float = 25.0
-    push_enabled: bool = False
     input_modes: tuple[str, ...] = ("text/plain", "application/json")
     output_modes: tuple[str, ...] = ("text/plain", "application/json")
+    max_parts_per_message: int = 100
+    max_text_part_chars: int = 200_000
+    max_history_length: int = 1000
 
 
 class TaskEngine:
-    def __init__(self, ledger: TaskLedger, broker: Broker, config: EngineConfig | None = None) -> None:
+    def __init__(
+        self,
+        ledger: TaskLedger,
+        broker: Broker,
+        config: EngineConfig | None = None,
+        *,
+        push: PushConfigService | None = None,
+    ) -> None:
+        """``push`` None: push notifications are off, and a message carrying a config is -32003."""
         self.ledger = ledger
         self.broker = broker
         self.config = config or EngineConfig()
+        self.push = push
 
     async def submit(self, params: MessageSendParams, caller: Caller) -> Submission:
         """Create or continue the task and queue its turn; shared by message/send and /stream."""
         message = params.message
         self._check_message(params)
+        push = params.configuration.push_notification_config if params.configuration else None
+        if push is not None and self.push is not None:
+            await self.push.check(push)  # refused before anything is written
         if message.task_id:
-            return Submission(await self._continue(message), None)
-        operation, created = await self._start(message, params, caller)
-        return Submission(operation, created)
+            operation, seq = await self._continue(message, push, caller)
+            return Submission(operation, None, seq)
+        operation, created = await self._start(message, params, caller, push)
+        return Submission(operation, created, CREATED_SEQ if created is not None else None)
 
     async def send_message(self, params: MessageSendParams, caller: Caller) -> Task:
         configuration = params.configuration
         blocking = self.config.default_blocking
         if configuration is not None and configuration.blocking is not None:
             blocking = configuration.blocking
-        history_length = configuration.history_length if configuration else None
+        history_length = self.history_limit(configuration.history_length if configuration else None)
         submission = await self.submit(params, caller)
         task_id = submission.operation.task_id
         if submission.created is not None and not blocking:
             return trim_history(submission.created, history_length)  # just written: no need to read it
         if blocking:
             await self.ledger.wait_for(task_id, RETURN_STATES, self.config.blocking_timeout)
-        task = await self.ledger.load(task_id, history_length)
+        task = await self.ledger.load(task_id, history_length, owner=caller.principal)
         if blocking:
             _raise_for_invalid_agent_response(task)
         return task
 
     async def get_task(self, params: TaskQueryParams, caller: Caller) -> Task:
-        return await self.ledger.load(params.id, params.history_length)
+        return await self.ledger.load(
+            params.id, self.history_limit(params.history_length), owner=caller.principal
+        )
 
     async def cancel_task(self, params: TaskIdParams, caller: Caller) -> Task:
         def decide(head: Commit) -> Change:
@@ -103,23 +129,33 @@ class TaskEngine:
                 )
             return Change([status(TaskState.canceled)])
 
-        await self.ledger.write(params.id, decide)
-        return await self.ledger.load(params.id)
+        await self.ledger.write(params.id, decide, owner=caller.principal)
+        return await self.ledger.load(params.id, self.history_limit(None), owner=caller.principal)
+
+    def history_limit(self, requested: int | None) -> int:
+        """How many recent messages a client gets: what it asked for, at most the cap (which also
+        applies when it did not ask). historyLength is an upper bound, so clamping stays within
+        the protocol where an error would break clients that ask for "everything"."""
+        cap = self.config.max_history_length
+        return cap if requested is None else min(requested, cap)
 
     async def _start(
-        self, message: Message, params: MessageSendParams, caller: Caller
+        self, message: Message, params: MessageSendParams, caller: Caller, push: PushNotificationConfig | None
     ) -> tuple[RunOperation, Task | None]:
         """Create the task (or find a retry's) and enqueue its turn; the task if it was created."""
         task_id = _derive_id(caller.principal, message)
         context_id = message.context_id or str(uuid.uuid5(_ID_NAMESPACE, f"context:{task_id}"))
         stored = message.model_copy(update={"task_id": task_id, "context_id": context_id})
         operation = RunOperation(task_id=task_id, run_id=message.message_id)
+        # Stored before the task: its first commit on the table's stream may already find it.
+        await self._attach_push(task_id, message, push)
         task, created = await self.ledger.create(
             task_id=task_id,
             context_id=context_id,
             message=stored,
             run_id=operation.run_id,
             metadata=params.metadata,
+            owner=caller.principal,
         )
         # A retry finds its task; enqueue again while the turn is unclaimed, because the first
         # attempt may have died between storing the task and enqueuing it.
@@ -127,7 +163,9 @@ class TaskEngine:
             await self.broker.enqueue(operation)
         return operation, task if created else None
 
-    async def _continue(self, message: Message) -> RunOperation:
+    async def _continue(
+        self, message: Message, push: PushNotificationConfig | None, caller: Caller
+    ) -> tuple[RunOperation, int | None]:
         task_id = message.task_id or ""
         operation = RunOperation(task_id=task_id, run_id=message.message_id)
 
@@ -155,23 +193,38 @@ class TaskEngine:
                 run=RunLease(run_id=operation.run_id),
             )
 
-        commit = await self.ledger.write(task_id, decide)
+        if push is not None and self.push is not None:
+            # Stored before the continuation is written: a refused config (the per-task limit)
+            # must leave the task waiting for input, not continued with no run queued.
+            await self.ledger.head(task_id, owner=caller.principal)  # -32001 unless it is theirs
+            await self._attach_push(task_id, message, push)
+        commit = await self.ledger.write(task_id, decide, owner=caller.principal)
         if commit is None:  # a retry: enqueue again only while nobody has claimed the turn
             head = await self.ledger.head(task_id)
             run = head.run
             unclaimed = run is not None and run.run_id == operation.run_id and run.lease_until is None
             if not unclaimed or is_terminal(head.state):
-                return operation
+                return operation, None
         await self.broker.enqueue(operation)
-        return operation
+        return operation, None if commit is None else commit.last_seq
+
+    async def _attach_push(self, task_id: str, message: Message, push: PushNotificationConfig | None) -> None:
+        if push is None or self.push is None:
+            return
+        if push.id is None:
+            # Derived, so a client's retry of the same message replaces its config, not adds one.
+            config_id = uuid.uuid5(_ID_NAMESPACE, f"push:{task_id}:{message.message_id}")
+            push = push.model_copy(update={"id": str(config_id)})
+        await self.push.attach(task_id, push)
 
     def _check_message(self, params: MessageSendParams) -> None:
         message = params.message
         if message.role != Role.user:
             raise InvalidParamsError("message.role must be 'user' when a client sends a message")
+        self._check_size(message)
         configuration = params.configuration
         push_requested = configuration is not None and configuration.push_notification_config is not None
-        if push_requested and not self.config.push_enabled:
+        if push_requested and self.push is None:
             raise PushNotificationNotSupportedError(
                 "This agent does not send push notifications (capabilities.pushNotifications is false)"
             )
@@ -189,6 +242,23 @@ class TaskEngine:
                 raise ContentTypeNotSupportedError(
                     f"File part type {mime!r} is not accepted (accepted: {list(inputs)})",
                     data={"supportedInputModes": list(inputs)},
+                )
+
+    def _check_size(self, message: Message) -> None:
+        """Limits that keep one request from costing the agent (and the table) without bound."""
+        most = self.config.max_parts_per_message
+        if len(message.parts) > most:
+            raise InvalidParamsError(
+                f"message.parts has {len(message.parts)} parts; this agent accepts at most {most}",
+                data={"field": "message.parts", "limit": most},
+            )
+        chars = self.config.max_text_part_chars
+        for index, part in enumerate(message.parts):
+            if isinstance(part, TextPart) and len(part.text) > chars:
+                raise InvalidParamsError(
+                    f"message.parts.{index}.text has {len(part.text)} characters; this agent accepts "
+                    f"at most {chars} per part",
+                    data={"field": f"message.parts.{index}.text", "limit": chars},
                 )
 
 

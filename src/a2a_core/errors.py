@@ -95,6 +95,10 @@ class InvalidAgentResponseError(A2AError):
     default_message = "Invalid agent response"
 
 
+class PushConfigNotFoundError(InvalidParamsError):
+    """``tasks/pushNotificationConfig/get`` named a config the (existing) task does not have."""
+
+
 class InvalidTransitionError(InvalidParamsError):
     """A write asked for a state change the task lifecycle does not allow."""
 

@@ -8,15 +8,19 @@ emits something is one durable write to the task log that clients see at once.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeAlias
 
+from pydantic import JsonValue
+
+from a2a_core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
 from a2a_core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
 from a2a_core.ledger import Change, TaskLedger, status
 from a2a_core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.records import ArtifactUpdated, Commit
+from a2a_core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
 from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
 Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]
@@ -27,11 +31,24 @@ class TaskContext:
 
     Emitting methods raise `TaskCanceledError` when a client canceled the task meanwhile; let it
     propagate (the worker records nothing more) or catch it to clean up.
+
+    The agent's own state for the whole conversation (e.g. its framework's message list) lives in
+    the context store: `load_context`, `update_context` and `change_context`.
     """
 
-    def __init__(self, ledger: TaskLedger, task: Task, run_id: str, *, head: Commit | None = None) -> None:
+    def __init__(
+        self,
+        ledger: TaskLedger,
+        task: Task,
+        run_id: str,
+        *,
+        head: Commit | None = None,
+        context_store: ContextStore | None = None,
+    ) -> None:
         self._ledger = ledger
         self._head = head  # our last write: the next one is decided on it without a read
+        self._context_store = context_store
+        self._context_version: int | None = None  # what `update_context` builds on
         self.task = task
         self.run_id = run_id
         self.ended = False
@@ -39,6 +56,15 @@ class TaskContext:
     @property
     def task_id(self) -> str:
         return self.task.id
+
+    @property
+    def _context_key(self) -> str:
+        """Where this task's context is stored: per owner, since a contextId is client-chosen
+        and another caller naming the same one must not read or change this caller's state."""
+        owner = self._head.owner if self._head is not None else None
+        if not owner or owner == ANONYMOUS_OWNER:  # without authentication there is one tenant
+            return self.context_id
+        return f"{hashlib.sha256(owner.encode()).hexdigest()[:32]}:{self.context_id}"
 
     @property
     def context_id(self) -> str:
@@ -57,6 +83,42 @@ class TaskContext:
     def text(self) -> str:
         """The text parts of `message`, joined by newlines."""
         return "\n".join(p.text for p in self.message.parts if isinstance(p, TextPart))
+
+    @property
+    def context_store(self) -> ContextStore:
+        """The store of per-context agent state; `RuntimeError` if the worker was given none."""
+        if self._context_store is None:
+            raise RuntimeError(
+                "this worker has no context store: pass context_store= to build_service/Worker"
+            )
+        return self._context_store
+
+    async def load_context(self) -> JsonValue | None:
+        """The value stored for this task's context, or None; `update_context` builds on it."""
+        stored = await self.context_store.load_context(self._context_key)
+        self._context_version = NO_CONTEXT if stored is None else stored.version
+        return None if stored is None else stored.value
+
+    async def update_context(self, value: JsonValue) -> None:
+        """Store ``value`` for this context, unless it changed since this turn's `load_context`.
+
+        Raises `ContextConflictError` when another task of the context stored a value in between
+        (its update is kept; load again and decide). Without a `load_context` first, ``value``
+        replaces whatever is stored. To merge with concurrent writers, use `change_context`.
+        """
+        if self._context_version is None:
+            await self.load_context()
+        assert self._context_version is not None
+        self._context_version = await self.context_store.update_context(
+            self._context_key, value, expected_version=self._context_version
+        )
+
+    async def change_context(self, fn: ContextUpdate) -> JsonValue:
+        """Store ``fn(current value or None)`` for this context, retried on the fresh value after
+        a concurrent write (so ``fn`` must only compute); returns what was stored."""
+        stored = await self.context_store.update(self._context_key, fn)
+        self._context_version = stored.version
+        return stored.value
 
     async def is_canceled(self) -> bool:
         """Look at the task now (one read); True once a client has canceled it."""
@@ -90,6 +152,12 @@ class TaskContext:
             parts=to_parts(content),
             metadata=metadata,
         )
+        return await self.emit_artifact(artifact, append=append, last_chunk=last_chunk)
+
+    async def emit_artifact(
+        self, artifact: Artifact, *, append: bool = False, last_chunk: bool | None = None
+    ) -> str:
+        """Emit a ready-made `Artifact` (or one chunk of it), as `artifact` does; returns its id."""
         event = ArtifactUpdated(seq=0, artifact=artifact, append=append, last_chunk=last_chunk)
         await self._write([event])
         return artifact.artifact_id

@@ -28,6 +28,9 @@ from a2a_core.errors import (
 logger = logging.getLogger(__name__)
 
 RequestId = str | int | None
+# Deeper requests are refused: no A2A request needs it, and deeper values break the JSON parser
+# (RecursionError) or serialization when the task is stored (pydantic stops at 255 levels).
+MAX_JSON_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -82,12 +85,16 @@ class Dispatcher:
             payload = json.loads(body)
         except (ValueError, UnicodeDecodeError) as error:
             raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
+        except RecursionError:
+            raise RequestError(None, _too_deep_error()) from None
         if not isinstance(payload, dict):
             kind = "Batch requests are not supported" if isinstance(payload, list) else "not an object"
             raise RequestError(None, InvalidRequestError(f"Request must be a JSON-RPC object ({kind})"))
         request_id = payload.get("id")
         if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
             raise RequestError(None, InvalidRequestError("Request id must be a string, an integer or null"))
+        if _deeper_than(payload, MAX_JSON_DEPTH):
+            raise RequestError(request_id, _too_deep_error())
         if payload.get("jsonrpc") != "2.0":
             raise RequestError(request_id, InvalidRequestError('Field "jsonrpc" must be exactly "2.0"'))
         name = payload.get("method")
@@ -143,6 +150,26 @@ async def _guarded(items: AsyncIterator[StreamItem], method: str) -> AsyncIterat
     except Exception:
         logger.exception("internal error while streaming %s", method)
         yield StreamItem(None, error=InternalError())
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        for child in children:
+            if isinstance(child, dict | list):
+                if depth >= limit:
+                    return True
+                pending.append((child, depth + 1))
+    return False
+
+
+def _too_deep_error() -> InvalidRequestError:
+    return InvalidRequestError(
+        f"Request nests objects and arrays deeper than {MAX_JSON_DEPTH} levels",
+        data={"maxDepth": MAX_JSON_DEPTH},
+    )
 
 
 class RequestError(Exception):

@@ -16,7 +16,16 @@ from datetime import UTC, datetime
 
 from a2a_core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
 from a2a_core.lifecycle import check_transition, is_terminal
-from a2a_core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged, fold
+from a2a_core.records import (
+    ANONYMOUS_OWNER,
+    ArtifactUpdated,
+    Commit,
+    LogEvent,
+    MessageAdded,
+    RunLease,
+    StatusChanged,
+    fold,
+)
 from a2a_core.store import TaskStore
 from a2a_core.types import Message, Task, TaskState, TaskStatus
 
@@ -32,6 +41,9 @@ class Change:
 
 
 Decide = Callable[[Commit], Change | None]
+
+# A new task's first commit holds its first message (seq 1) and the submitted status (seq 2).
+CREATED_SEQ = 2
 
 
 def status(state: TaskState, message: Message | None = None) -> StatusChanged:
@@ -62,40 +74,51 @@ class TaskLedger:
         message: Message,
         run_id: str,
         metadata: dict[str, object] | None = None,
+        owner: str | None = None,
     ) -> tuple[Task, bool]:
-        """Create a submitted task; returns (task, created). Idempotent on ``task_id``."""
+        """Create a submitted task owned by ``owner``; returns (task, created). Idempotent on
+        ``task_id``."""
         commit = Commit(
             task_id=task_id,
             context_id=context_id,
             first_seq=1,
             events=(
                 MessageAdded(seq=1, message=message),
-                StatusChanged(seq=2, status=TaskStatus(state=TaskState.submitted, timestamp=now_iso())),
+                StatusChanged(
+                    seq=CREATED_SEQ, status=TaskStatus(state=TaskState.submitted, timestamp=now_iso())
+                ),
             ),
             state=TaskState.submitted,
             run=RunLease(run_id=run_id),
             created_at=self._clock(),
             metadata=metadata,
+            owner=owner,
         )
         try:
             await self.store.append(commit)
         except ConcurrentUpdateError:
-            return await self.load(task_id), False
+            return await self.load(task_id, owner=owner), False
         return fold([commit]), True
 
-    async def load(self, task_id: str, history_length: int | None = None) -> Task:
+    # Reads and writes for a client pass ``owner`` (its principal): a task someone else owns is
+    # reported exactly like a task that does not exist. None skips the check (the worker's writes).
+    async def load(
+        self, task_id: str, history_length: int | None = None, *, owner: str | None = None
+    ) -> Task:
         commits = await self.store.read(task_id)
-        if not commits:
+        if not commits or not _owned(commits[0], owner):
             raise TaskNotFoundError(f"Task {task_id} not found")
         return fold(commits, history_length=history_length)
 
-    async def head(self, task_id: str) -> Commit:
+    async def head(self, task_id: str, *, owner: str | None = None) -> Commit:
         head = await self.store.head(task_id)
-        if head is None:
+        if head is None or not _owned(head, owner):
             raise TaskNotFoundError(f"Task {task_id} not found")
         return head
 
-    async def write(self, task_id: str, decide: Decide, *, head: Commit | None = None) -> Commit | None:
+    async def write(
+        self, task_id: str, decide: Decide, *, head: Commit | None = None, owner: str | None = None
+    ) -> Commit | None:
         """Append what ``decide(head)`` returns; None if it chose to append nothing.
 
         ``decide`` may raise a domain error to refuse; it is called again on the fresh head
@@ -106,6 +129,8 @@ class TaskLedger:
         for _ in range(self._max_races):
             cached = head is not None
             current = head or await self.head(task_id)
+            if not _owned(current, owner):
+                raise TaskNotFoundError(f"Task {task_id} not found")
             head = None  # whatever happens below, a further attempt reads the head afresh
             try:
                 change = decide(current)
@@ -163,4 +188,9 @@ class TaskLedger:
             state=state,
             run=head.run if change.run is _KEEP else change.run,
             created_at=self._clock(),
+            owner=head.owner,
         )
+
+
+def _owned(commit: Commit, owner: str | None) -> bool:
+    return owner is None or (commit.owner or ANONYMOUS_OWNER) == owner

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from a2a_core.engine import Caller, TaskEngine
 from a2a_core.errors import PushNotificationNotSupportedError, UnsupportedOperationError
@@ -18,6 +18,9 @@ from a2a_core.types import (
     TaskQueryParams,
 )
 
+if TYPE_CHECKING:
+    from a2a_core.push.service import PushConfigService
+
 
 async def _streaming_disabled(params: Any, caller: Caller) -> NoReturn:
     raise UnsupportedOperationError(
@@ -32,8 +35,11 @@ async def _push_disabled(params: Any, caller: Caller) -> NoReturn:
     )
 
 
-def a2a_methods(engine: TaskEngine, *, streams: TaskStreams | None) -> dict[str, Method]:
-    """The method table; ``streams`` None turns streaming off (the card says so too)."""
+def a2a_methods(
+    engine: TaskEngine, *, streams: TaskStreams | None, push: PushConfigService | None = None
+) -> dict[str, Method]:
+    """The method table; ``streams`` None turns streaming off, ``push`` None push notifications
+    (the card says so too)."""
     if streams is None:
         stream = Method(MessageSendParams, _streaming_disabled)
         resubscribe = Method(TaskIdParams, _streaming_disabled)
@@ -46,8 +52,16 @@ def a2a_methods(engine: TaskEngine, *, streams: TaskStreams | None) -> dict[str,
         "tasks/get": Method(TaskQueryParams, engine.get_task),
         "tasks/cancel": Method(TaskIdParams, engine.cancel_task),
         "tasks/resubscribe": resubscribe,
-        "tasks/pushNotificationConfig/set": Method(TaskPushNotificationConfig, _push_disabled),
-        "tasks/pushNotificationConfig/get": Method(GetTaskPushNotificationConfigParams, _push_disabled),
-        "tasks/pushNotificationConfig/list": Method(ListTaskPushNotificationConfigParams, _push_disabled),
-        "tasks/pushNotificationConfig/delete": Method(DeleteTaskPushNotificationConfigParams, _push_disabled),
+        "tasks/pushNotificationConfig/set": Method(
+            TaskPushNotificationConfig, push.set if push else _push_disabled
+        ),
+        "tasks/pushNotificationConfig/get": Method(
+            GetTaskPushNotificationConfigParams, push.get if push else _push_disabled
+        ),
+        "tasks/pushNotificationConfig/list": Method(
+            ListTaskPushNotificationConfigParams, push.list if push else _push_disabled
+        ),
+        "tasks/pushNotificationConfig/delete": Method(
+            DeleteTaskPushNotificationConfigParams, push.delete if push else _push_disabled
+        ),
     }

@@ -55,6 +55,10 @@ class ArtifactUpdated(_Record):
 LogEvent = Annotated[MessageAdded | StatusChanged | ArtifactUpdated, Field(discriminator="kind")]
 
 
+# The owner of tasks created without authentication (and of tasks written before owners were).
+ANONYMOUS_OWNER = "anonymous"
+
+
 class RunLease(_Record):
     """Which agent run owns the task's current turn.
 
@@ -77,6 +81,10 @@ class Commit(_Record):
     run: RunLease | None = None
     created_at: float
     metadata: dict[str, object] | None = None
+    # The principal that created the task (`Caller.principal`); set by `TaskLedger.create` and
+    # carried onto every later commit, so the head alone says whose task it is. None: a task
+    # written before owners were recorded, treated as the anonymous caller's.
+    owner: str | None = None
 
     @property
     def last_seq(self) -> int:

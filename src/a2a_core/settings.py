@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from a2a_core.types import AgentProvider, AgentSkill
 
@@ -59,6 +59,24 @@ class Settings(BaseModel):
     default_blocking: bool = True
     blocking_timeout_seconds: float = Field(default=25.0, ge=0, le=28.0)
     push_enabled: bool = False
+    # KMS key (ECC_NIST_P256, SIGN_VERIFY) that signs push JWTs; its public key is the JWKS.
+    push_signing_key_id: str | None = None
+    # More KMS keys whose public keys the JWKS publishes (the next or previous key of a rotation).
+    push_published_key_ids: list[str] = Field(default_factory=list)
+    # Local development only: also accept loopback webhooks, plain http among them.
+    push_allow_insecure_loopback: bool = False
+    # When not empty, webhooks must be on these domains (or their subdomains).
+    push_allowed_domains: list[str] = Field(default_factory=list)
+    push_max_configs_per_task: int = Field(default=10, ge=1, le=100)
+    # status: input-required, auth-required and terminal states; all: every status and artifact.
+    push_events: Literal["status", "all"] = "status"
+    # Where undeliverable notifications go (an SQS queue), with what a replay needs.
+    push_dlq_url: str | None = None
+    push_timeout_seconds: float = Field(default=5.0, gt=0, le=30.0)
+    push_max_attempts: int = Field(default=3, ge=1, le=10)
+    push_backoff_seconds: float = Field(default=0.5, ge=0, le=10.0)
+    # Lifetime of a notification's JWT (receivers also bound its age).
+    push_token_ttl_seconds: int = Field(default=300, ge=30, le=3600)
     streaming_enabled: bool = True
     # Incremental streams (uvicorn, Lambda response streaming) send a comment this often while
     # the agent is quiet, so proxies keep the connection open.
@@ -66,6 +84,27 @@ class Settings(BaseModel):
     # Buffered streams (Mangum on API Gateway, which cannot stream) collect events for at most
     # this long, then answer; the client resubscribes with Last-Event-ID to continue.
     stream_buffer_seconds: float = Field(default=25.0, gt=0, le=28.0)
+
+    # Security (README "Security"). none must be confirmed with allow_unauthenticated.
+    auth_mode: Literal["none", "api_key", "jwt", "iam"] = "none"
+    allow_unauthenticated: bool = False
+    # api_key served directly (dev): key id -> key. Behind API Gateway the usage plan checks keys.
+    api_keys: dict[str, SecretStr] = Field(default_factory=dict)
+    # jwt served directly: the issuer's keys from a URL or a file, checked against these.
+    jwt_issuer: str | None = None
+    jwt_audience: str | None = None
+    jwt_jwks_url: str | None = None
+    jwt_jwks_file: str | None = None
+    jwt_algorithms: list[str] = Field(default_factory=lambda: ["RS256", "ES256"])
+    jwt_leeway_seconds: float = Field(default=30.0, ge=0, le=300.0)
+    # Only behind the Lambda Web Adapter, which overwrites this header with API Gateway's context.
+    trust_request_context_header: bool = False
+    # Skills only authenticated callers see, on GET /agent/authenticatedExtendedCard.
+    extended_skills: list[AgentSkill] = Field(default_factory=list)
+    max_parts_per_message: int = Field(default=100, ge=1)
+    max_text_part_chars: int = Field(default=200_000, ge=1)
+    # Larger historyLength values (and an omitted one) are clamped to this.
+    max_history_length: int = Field(default=1000, ge=1)
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)

@@ -53,5 +53,10 @@ async def buffered(reply: StreamReply, *, budget: float) -> Response:
     return Response("".join(chunks), media_type=SSE, headers=_HEADERS)
 
 
+# Legal raw in JSON strings and in SSE, but line breaks to str.splitlines, which line readers such
+# as httpx's aiter_lines use: an agent's text containing one would cut its event in two.
+_LINE_BREAKS_ESCAPED = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def _event(reply: StreamReply, item: StreamItem) -> ServerSentEvent:
-    return ServerSentEvent(data=reply.encode(item).decode(), id=item.id)
+    return ServerSentEvent(data=reply.encode(item).decode().translate(_LINE_BREAKS_ESCAPED), id=item.id)

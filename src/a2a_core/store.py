@@ -8,6 +8,7 @@ built on top of it by `TaskLedger`, so adapters stay simple and share one contra
 from __future__ import annotations
 
 import asyncio
+import bisect
 import threading
 from abc import ABC, abstractmethod
 
@@ -95,7 +96,10 @@ class InMemoryTaskStore(TaskStore):
 
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         with self._lock:
-            blobs = [blob for _, last, blob in self._logs.get(task_id, ()) if last > after_seq]
+            log = self._logs.get(task_id, [])
+            # Sequence numbers only grow: bisect to the first commit ending after ``after_seq``.
+            start = bisect.bisect_right(log, after_seq, key=lambda entry: entry[1])
+            blobs = [blob for _, _, blob in log[start:]]
         return [Commit.model_validate_json(blob) for blob in blobs]
 
     async def tasks_in_context(self, context_id: str) -> list[str]:

@@ -28,21 +28,30 @@ class TaskStreams:
     async def message_stream(self, params: MessageSendParams, caller: Caller) -> AsyncIterator[StreamItem]:
         """Create or continue the task (errors raise here, before any stream), then stream it."""
         submission = await self.engine.submit(params, caller)
-        return self._from_snapshot(submission.operation.task_id)
+        return self._from_snapshot(submission.operation.task_id, upto=submission.seq)
 
     async def resubscribe(self, params: TaskIdParams, caller: Caller) -> AsyncIterator[StreamItem]:
-        head = await self.store.head(params.id)
-        if head is None:
-            # Resubscribe is answered over SSE even when the task is unknown: one error event.
-            return _single(StreamItem(None, error=TaskNotFoundError(f"Task {params.id} not found")))
+        try:
+            head = await self.engine.ledger.head(params.id, owner=caller.principal)
+        except TaskNotFoundError as error:
+            # Resubscribe is answered over SSE even when the task is unknown (or not the caller's).
+            return _single(StreamItem(None, error=error))
         after = _last_event_id(caller.last_event_id)
         if after is None:
             return self._from_snapshot(params.id)
         return self.follow(params.id, head.context_id, after)
 
-    async def _from_snapshot(self, task_id: str) -> AsyncIterator[StreamItem]:
+    async def _from_snapshot(self, task_id: str, *, upto: int | None = None) -> AsyncIterator[StreamItem]:
+        """The Task as of sequence ``upto`` (now, when None), then every event after it.
+
+        message/stream passes the sequence its submission wrote: a worker that raced ahead must
+        not have its events folded into the first Task, or the client would miss them (and,
+        if the turn already ended, the final event).
+        """
         commits = await self.store.read(task_id)
-        task = fold(commits)
+        if upto is not None:
+            commits = [commit for commit in commits if commit.last_seq <= upto]
+        task = fold(commits, history_length=self.engine.history_limit(None))
         last = commits[-1].last_seq
         yield StreamItem(str(last), task)
         if task.status.state not in RETURN_STATES:

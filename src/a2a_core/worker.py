@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from a2a_core.aws.resources import QUEUE
 from a2a_core.broker import RunOperation
+from a2a_core.context_store import ContextStore
 from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError, TaskNotFoundError
 from a2a_core.executor import AgentExecutor, TaskContext
 from a2a_core.ledger import Change, TaskLedger, status
@@ -50,9 +51,11 @@ class Worker:
         safety_margin: float = 10.0,
         max_attempts: int = QUEUE.max_receive_count,
         clock: Callable[[], float] = time.time,
+        context_store: ContextStore | None = None,
     ) -> None:
         self.ledger = ledger
         self.executor = executor
+        self.context_store = context_store
         self.lease_seconds = lease_seconds
         self.safety_margin = safety_margin
         self.max_attempts = max_attempts
@@ -81,7 +84,8 @@ class Worker:
             task = fold([*commits, claim])
         else:  # the claim lost a race first: the log we read is stale
             task = await self.ledger.load(operation.task_id)
-        await self._run(TaskContext(self.ledger, task, operation.run_id, head=claim), deadline)
+        ctx = TaskContext(self.ledger, task, operation.run_id, head=claim, context_store=self.context_store)
+        await self._run(ctx, deadline)
 
     async def give_up(self, operation: RunOperation, reason: str) -> bool:
         """Fail the operation's turn with ``reason`` if it is still pending; see `give_up`."""

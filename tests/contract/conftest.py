@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.aws.blobs import S3Blobs
+from a2a_core.aws.dynamodb_context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
+from a2a_core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.store import InMemoryTaskStore, TaskStore
@@ -41,3 +43,24 @@ def push_store(request: pytest.FixtureRequest) -> PushConfigStore:
         return InMemoryPushConfigStore()
     aws, names = _aws(request)
     return DynamoDBPushConfigStore(aws.clients.dynamodb, names.table, retention_seconds=RETENTION)
+
+
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb+chunks"])
+def context_store(request: pytest.FixtureRequest) -> ContextStore:
+    # "dynamodb+chunks" splits every value into 64-byte chunks, so the whole contract also holds
+    # for chunked values (tests of large values use `big_context_store`, with real chunk sizes).
+    return _context_store(request, chunk_bytes=64 if request.param == "dynamodb+chunks" else 300_000)
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def big_context_store(request: pytest.FixtureRequest) -> ContextStore:
+    return _context_store(request, chunk_bytes=300_000)
+
+
+def _context_store(request: pytest.FixtureRequest, *, chunk_bytes: int) -> ContextStore:
+    if request.param == "memory":
+        return InMemoryContextStore()
+    aws, names = _aws(request)
+    return DynamoDBContextStore(
+        aws.clients.dynamodb, names.table, retention_seconds=RETENTION, chunk_bytes=chunk_bytes
+    )

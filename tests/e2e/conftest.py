@@ -15,7 +15,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import NoReturn
 
 import httpx
@@ -25,6 +26,12 @@ STARTUP_TIMEOUT = 20.0
 STOP_TIMEOUT = 5.0
 ECHO_AGENT = "a2a_core.examples.echo:agent"
 MULTITURN_AGENT = "a2a_core.examples.multiturn:agent"
+PYDANTIC_AI_AGENT = "a2a_core.examples.pydantic_ai_agent:agent"
+# tests/agents.py, imported by the server from tests/ (see `_with_tests_on_path`).
+SLOW_AGENT = "agents:slow"
+TESTS_DIR = Path(__file__).resolve().parents[1]
+# Keepalive comments every 0.2 s instead of 15 s, so a test can see them while the agent is quiet.
+KEEPALIVE_SECONDS = 0.2
 
 _URL_LINE = re.compile(r"^A2A agent listening on (?P<url>http://\S+)\s*$")
 
@@ -32,14 +39,14 @@ _URL_LINE = re.compile(r"^A2A agent listening on (?P<url>http://\S+)\s*$")
 class DevServer:
     """One `a2a-serverless dev` process and the lines it has printed so far."""
 
-    def __init__(self, agent: str, backend: str) -> None:
+    def __init__(self, agent: str, backend: str, env: Mapping[str, str] | None = None) -> None:
         self.agent = agent
         self.backend = backend
         self.base_url: str | None = None
         self._lines: collections.deque[str] = collections.deque(maxlen=2000)
         self._lock = threading.Lock()
         self._url_or_eof = threading.Event()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         command = [
             *(sys.executable, "-m", "a2a_core.cli", "dev", "--port", "0"),
             *("--agent", agent, "--backend", backend),
@@ -123,8 +130,8 @@ class DevServer:
             self.process.stdout.close()
 
 
-def _serve(agent: str, backend: str) -> Iterator[str]:
-    server = DevServer(agent, backend)
+def _serve(agent: str, backend: str, env: Mapping[str, str] | None = None) -> Iterator[str]:
+    server = DevServer(agent, backend, env)
     try:
         yield server.wait_ready(STARTUP_TIMEOUT)
     finally:
@@ -151,6 +158,31 @@ def echo_server(backend: str) -> Iterator[str]:
 def multiturn_server(backend: str) -> Iterator[str]:
     """Base URL (``http://127.0.0.1:PORT/``) of a dev server running the multiturn agent."""
     yield from _serve(MULTITURN_AGENT, backend)
+
+
+def _with_tests_on_path(**env: str) -> dict[str, str]:
+    """The server's extra environment: ``env`` plus tests/ on PYTHONPATH (for `SLOW_AGENT`)."""
+    path = os.pathsep.join(p for p in (str(TESTS_DIR), os.environ.get("PYTHONPATH")) if p)
+    return {"PYTHONPATH": path, **env}
+
+
+@pytest.fixture(scope="module")
+def slow_server(backend: str) -> Iterator[str]:
+    """Base URL of a dev server running `agents.slow` (paced by the text of each message)."""
+    yield from _serve(SLOW_AGENT, backend, _with_tests_on_path())
+
+
+@pytest.fixture(scope="module")
+def keepalive_server(backend: str) -> Iterator[str]:
+    """Like `slow_server`, but sending ``: keepalive`` every `KEEPALIVE_SECONDS` of silence."""
+    env = _with_tests_on_path(A2A_STREAM_KEEPALIVE_SECONDS=str(KEEPALIVE_SECONDS))
+    yield from _serve(SLOW_AGENT, backend, env)
+
+
+@pytest.fixture(scope="module")
+def pydantic_ai_server(backend: str) -> Iterator[str]:
+    """Base URL of a dev server running the pydantic-ai example agent."""
+    yield from _serve(PYDANTIC_AI_AGENT, backend)
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ def event_loop_of_the_lambda_process() -> Iterator[None]:
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
-    for name, value in env.items():
+    for name, value in {"A2A_ALLOW_UNAUTHENTICATED": "true", **env}.items():
         monkeypatch.setenv(name, value)
     spec = importlib.util.spec_from_file_location("api_handler", ROOT / "functions" / "api" / "handler.py")
     assert spec is not None

@@ -41,8 +41,16 @@ class QueueSpec:
         return 6 * self.worker_timeout_seconds
 
 
+@dataclass(frozen=True)
+class PushQueueSpec:
+    """The push dead-letter queue: notifications no webhook accepted, kept for replay."""
+
+    retention_seconds: int = 14 * 24 * 3600
+
+
 TABLE = TableSpec()
 QUEUE = QueueSpec()
+PUSH_QUEUE = PushQueueSpec()
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,7 @@ class ResourceNames:
     queue_url: str
     dlq_url: str
     bucket: str
+    push_dlq_url: str = ""
 
 
 def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> None:
@@ -106,6 +115,13 @@ def create_queues(client: SQSClient, name: str, spec: QueueSpec = QUEUE) -> tupl
     return queue_url, dlq_url
 
 
+def create_push_queue(client: SQSClient, name: str, spec: PushQueueSpec = PUSH_QUEUE) -> str:
+    """Create the push dead-letter queue; returns its URL."""
+    return client.create_queue(
+        QueueName=name, Attributes={"MessageRetentionPeriod": str(spec.retention_seconds)}
+    )["QueueUrl"]
+
+
 def create_bucket(client: S3Client, name: str, region: str) -> None:
     kwargs: dict[str, Any] = {}
     if region != "us-east-1":
@@ -120,4 +136,5 @@ def create_all(
     create_table(dynamodb, f"{prefix}-tasks")
     queue_url, dlq_url = create_queues(sqs, f"{prefix}-runs")
     create_bucket(s3, f"{prefix}-parts", region)
-    return ResourceNames(f"{prefix}-tasks", queue_url, dlq_url, f"{prefix}-parts")
+    push_dlq_url = create_push_queue(sqs, f"{prefix}-push-dlq")
+    return ResourceNames(f"{prefix}-tasks", queue_url, dlq_url, f"{prefix}-parts", push_dlq_url)
