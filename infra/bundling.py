@@ -137,6 +137,9 @@ def asset_hash(spec: BundleSpec, requirements: str, root: Path = ROOT) -> str:
     return digest.hexdigest()
 
 
+MODE = "unchecked-hash"  # bytecode Lambda never re-validates against (read-only) sources
+
+
 def build_bundle(output: Path, spec: BundleSpec, requirements: str, root: Path = ROOT) -> None:
     """Install, copy and compile everything the functions need into ``output``."""
     python = _interpreter(spec.python_version)
@@ -177,7 +180,9 @@ def build_bundle(output: Path, spec: BundleSpec, requirements: str, root: Path =
         script.write_text(_RUN_SH)
         script.chmod(0o755)
     _run(
-        [python, "-m", "compileall", "-q", "-j", "0", "--invalidation-mode", "unchecked-hash", str(output)],
+        # -f: the installer may already have written timestamp-checked bytecode (UV_COMPILE_BYTECODE),
+        # which compileall would otherwise keep.
+        [python, "-m", "compileall", "-f", "-q", "-j", "0", "--invalidation-mode", MODE, str(output)],
         "precompile the bytecode",
     )
 
