@@ -13,20 +13,27 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.responses import Response
 
 from a2a_core.jsonrpc import StreamItem, StreamReply
+
+if TYPE_CHECKING:
+    from sse_starlette import ServerSentEvent
 
 SSE = "text/event-stream"
 _HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
 def incremental(reply: StreamReply, *, keepalive: float) -> Response:
+    # Imported here: sse-starlette pulls in uvicorn (~40 ms), and the Lambda (Mangum) path, whose
+    # cold start that would lengthen, only ever serves buffered streams.
+    from sse_starlette import EventSourceResponse, ServerSentEvent
+
     async def events() -> AsyncIterator[ServerSentEvent]:
         async for item in reply.items:
-            yield _event(reply, item)
+            yield ServerSentEvent(data=_data(reply, item), id=item.id)
 
     return EventSourceResponse(
         events(),
@@ -46,7 +53,7 @@ async def buffered(reply: StreamReply, *, budget: float) -> Response:
                 item = await asyncio.wait_for(anext(items), remaining)
             except (StopAsyncIteration, TimeoutError):
                 break
-            chunks.append(_event(reply, item).encode().decode())
+            chunks.append(_encode(reply, item))
     finally:
         with contextlib.suppress(Exception):
             await items.aclose()  # type: ignore[attr-defined]
@@ -58,5 +65,11 @@ async def buffered(reply: StreamReply, *, budget: float) -> Response:
 _LINE_BREAKS_ESCAPED = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def _event(reply: StreamReply, item: StreamItem) -> ServerSentEvent:
-    return ServerSentEvent(data=reply.encode(item).decode().translate(_LINE_BREAKS_ESCAPED), id=item.id)
+def _data(reply: StreamReply, item: StreamItem) -> str:
+    """The event's data: one JSON-RPC response on one line (JSON never holds a raw newline)."""
+    return reply.encode(item).decode().translate(_LINE_BREAKS_ESCAPED)
+
+
+def _encode(reply: StreamReply, item: StreamItem) -> str:
+    event_id = "" if item.id is None else f"id: {item.id}\r\n"
+    return f"{event_id}data: {_data(reply, item)}\r\n\r\n"
