@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 
 from a2a_core.settings import SettingsError
+from aws_events import load_function
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -51,14 +51,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location("api_handler", ROOT / "functions" / "api" / "handler.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_function(monkeypatch, "api", env)
 
 
 def lambda_context() -> Any:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +10,8 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
+
+from aws_events import load_function
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -27,14 +28,7 @@ def event_loop_of_the_lambda_process() -> Iterator[None]:
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
-    for name, value in {"A2A_ALLOW_UNAUTHENTICATED": "true", **env}.items():
-        monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location("api_handler", ROOT / "functions" / "api" / "handler.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_function(monkeypatch, "api", {"A2A_ALLOW_UNAUTHENTICATED": "true", **env})
 
 
 def lambda_context() -> Any:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import importlib.util
 import json
 import time
 import uuid
@@ -26,6 +25,7 @@ from a2a_core.service import build_service
 from a2a_core.store import InMemoryTaskStore
 from a2a_core.worker import Worker
 from agents import ARTIFACT, chunk_text, slow
+from aws_events import load_function
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
@@ -44,14 +44,7 @@ def loop() -> Iterator[asyncio.AbstractEventLoop]:
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
-    for name, value in {"A2A_ALLOW_UNAUTHENTICATED": "true", **env}.items():
-        monkeypatch.setenv(name, value)
-    spec = importlib.util.spec_from_file_location("api_handler", ROOT / "functions" / "api" / "handler.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_function(monkeypatch, "api", {"A2A_ALLOW_UNAUTHENTICATED": "true", **env})
 
 
 @pytest.fixture
