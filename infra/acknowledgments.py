@@ -42,7 +42,9 @@ def acknowledge(construct: IConstruct, rule: str, reason: str) -> None:
 
 def acknowledge_service(service: A2AService) -> None:
     for name, function in service.functions.functions.items():
-        acknowledge_function(service, name, function, XRAY)
+        # The authorizer reads no task data: it only checks tokens.
+        bodies = None if function is service.authorizer_function else "reads and writes"
+        acknowledge_function(service, name, function, XRAY, bodies=bodies)
     bucket = service.storage.bucket
     acknowledge(
         bucket,
@@ -70,13 +72,42 @@ def acknowledge_service(service: A2AService) -> None:
             "WAF is optional (web_acl_arn) because it costs per ACL and per request; the stage "
             "throttles every method.",
         )
-    if service.auth is AuthMode.NONE:
-        reason = (
-            "Authentication was explicitly turned off (auth=AuthMode.NONE with "
-            "allow_unauthenticated=True): the agent is public by the deployer's choice."
-        )
-        acknowledge(rest_api, "APIG4", reason)
-        acknowledge(rest_api, "COG4", reason)
+    public = (
+        "A public document (agent card, push JWKS, health check, docs page or index): A2A clients "
+        "read the card before they can authenticate, and none of these reveals task data."
+    )
+    for method in service.api.public_methods:
+        acknowledge(method, "APIG4", public)
+        acknowledge(method, "COG4", public)
+    rules, reason = _PROTECTED[service.auth]
+    for method in service.api.protected_methods:
+        for rule in rules:
+            acknowledge(method, rule, reason)
+
+
+# The findings each auth mode leaves on the methods that reach the agent, and why they stand.
+_PROTECTED = {
+    AuthMode.NONE: (
+        ("APIG4", "COG4"),
+        "Authentication was explicitly turned off (auth=AuthMode.NONE with "
+        "allow_unauthenticated=True): the agent is public by the deployer's choice.",
+    ),
+    AuthMode.API_KEY: (
+        ("APIG4", "COG4"),
+        "Callers authenticate with API keys (auth=AuthMode.API_KEY): API Gateway requires a key "
+        "of this API's usage plan on every method, throttles and meters each key.",
+    ),
+    AuthMode.JWT: (
+        ("COG4",),
+        "Callers authenticate with JWTs from the deployer's OIDC issuer (auth=AuthMode.JWT), "
+        "checked by a Lambda TOKEN authorizer; the issuer need not be a Cognito user pool.",
+    ),
+    AuthMode.IAM: (
+        ("COG4",),
+        "Callers authenticate with AWS Signature Version 4 (auth=AuthMode.IAM): API Gateway "
+        "checks each request against IAM, where execute-api:Invoke is granted per principal.",
+    ),
+}
 
 
 def acknowledge_push(service: A2AService) -> None:
@@ -103,11 +134,13 @@ def acknowledge_function(
     name: str,
     function: lambda_.Function,
     wildcard: tuple[str, str],
-    bodies: str = "reads and writes",
+    bodies: str | None = "reads and writes",
 ) -> None:
     role = function.role or function
     acknowledge(function, *RUNTIME)
     acknowledge(role, *wildcard)
+    if bodies is None:
+        return
     bucket = _logical_id(service.storage.bucket.node.default_child)
     acknowledge(
         role,

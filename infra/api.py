@@ -1,6 +1,13 @@
-"""The public front door: a regional REST API proxying every path to the API function."""
+"""The public front door: a regional REST API proxying every path to the API function.
+
+Methods that reach the agent (``ANY /`` and ``ANY /{proxy+}``) carry the auth mode's protection;
+the public documents are explicit ``GET`` methods without it (see `infra.auth`).
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_apigateway as apigw
@@ -10,7 +17,8 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
-from infra.options import CustomDomain, StreamingMode
+from infra import auth
+from infra.options import AuthMode, CustomDomain, StreamingMode
 
 STAGE = "prod"
 _TRANSFER_MODES = {
@@ -27,6 +35,8 @@ class AgentApi(Construct):
         *,
         handler: lambda_.IFunction,
         streaming: StreamingMode,
+        auth_mode: AuthMode,
+        protected: Mapping[str, Any],
         integration_timeout: Duration,
         throttling_rate_limit: float,
         throttling_burst_limit: int,
@@ -36,20 +46,19 @@ class AgentApi(Construct):
     ) -> None:
         super().__init__(scope, id)
         self.access_logs = logs.LogGroup(self, "AccessLogs", retention=log_retention)
-        self.rest_api = apigw.LambdaRestApi(
+        self.rest_api = apigw.RestApi(
             self,
             "Api",
-            handler=handler,
-            proxy=True,
+            default_integration=apigw.LambdaIntegration(
+                handler,
+                timeout=integration_timeout,
+                response_transfer_mode=_TRANSFER_MODES[streaming],
+            ),
             description="A2A agent (JSON-RPC 2.0 and agent card)",
             endpoint_configuration=apigw.EndpointConfiguration(types=[apigw.EndpointType.REGIONAL]),
             # Execution logs need the account-wide API Gateway CloudWatch role, which one stack
             # must not own; access logs below record every request.
             cloud_watch_role=False,
-            integration_options=apigw.LambdaIntegrationOptions(
-                timeout=integration_timeout,
-                response_transfer_mode=_TRANSFER_MODES[streaming],
-            ),
             deploy_options=apigw.StageOptions(
                 stage_name=STAGE,
                 access_log_destination=apigw.LogGroupLogDestination(self.access_logs),
@@ -71,6 +80,16 @@ class AgentApi(Construct):
         )
         # The stack outputs the agent's URL itself (`url`, which knows about the custom domain).
         self.rest_api.node.try_remove_child("Endpoint")
+        root = self.rest_api.root
+        self.protected_methods = [
+            root.add_method("ANY", **protected),
+            root.add_proxy(any_method=False).add_method("ANY", **protected),
+        ]
+        self.public_methods = [
+            root.resource_for_path(path).add_method("GET", authorization_type=apigw.AuthorizationType.NONE)
+            for path in auth.PUBLIC_PATHS
+        ]
+        auth.add_gateway_responses(self.rest_api, auth_mode)
         self.domain: apigw.DomainName | None = None
         if custom_domain is not None:
             self.domain = self.rest_api.add_domain_name(

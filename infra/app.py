@@ -1,6 +1,10 @@
 """The CDK app `cdk.json` runs: offline, environment-agnostic, checked by cdk-nag on every synth.
 
 Context (``-c key=value`` or cdk.json): ``a2a:agent`` (``package.module:attribute``),
+``a2a:auth`` (``api_key`` (default) | ``jwt`` | ``iam`` | ``none``), ``a2a:api_keys``
+(comma-separated key names, default ``default``), ``a2a:jwt_issuer`` + ``a2a:jwt_audience`` +
+``a2a:jwt_jwks_url`` (for ``jwt``), ``a2a:allow_unauthenticated`` (``true``, required for
+``none``),
 ``a2a:agent_packages`` (comma-separated directories of your packages, to bundle),
 ``a2a:streaming`` (``buffered`` | ``response_stream``), ``a2a:architecture`` (``arm64`` |
 ``x86_64``), ``a2a:alarm_topic_arn``, ``a2a:domain_name`` + ``a2a:certificate_arn``,
@@ -14,7 +18,7 @@ from aws_cdk import App, Validations
 from aws_cdk import aws_lambda as lambda_
 from cdk_nag import AwsSolutionsChecks
 
-from infra.options import CustomDomain, StreamingMode
+from infra.options import AuthMode, ConfigurationError, CustomDomain, JwtIssuer, StreamingMode
 from infra.stack import A2AStack
 
 DEFAULT_AGENT = "a2a_core.examples.echo:agent"
@@ -27,14 +31,22 @@ def build(app: App) -> A2AStack:
         return default if value is None else str(value)
 
     domain, certificate = context("domain_name"), context("certificate_arn")
+    auth = AuthMode(context("auth", AuthMode.API_KEY.value))
+    issuer, audience, jwks_url = context("jwt_issuer"), context("jwt_audience"), context("jwt_jwks_url")
+    if auth is AuthMode.JWT and not (issuer and audience and jwks_url):
+        raise ConfigurationError(
+            "a2a:auth=jwt needs a2a:jwt_issuer, a2a:jwt_audience and a2a:jwt_jwks_url (-c key=value)"
+        )
     stack = A2AStack(
         app,
         context("stack_name", "A2AServerless") or "A2AServerless",
         description="a2a-serverless: an A2A 0.2.5 agent on API Gateway, Lambda, DynamoDB and SQS",
         agent=context("agent", DEFAULT_AGENT) or DEFAULT_AGENT,
         agent_packages=[path for path in (context("agent_packages") or "").split(",") if path],
-        # No other auth mode exists yet: the default stack is public, and says so explicitly.
-        allow_unauthenticated=True,
+        auth=auth,
+        allow_unauthenticated=context("allow_unauthenticated", "false") == "true",
+        jwt=JwtIssuer(issuer, audience, jwks_url) if issuer and audience and jwks_url else None,
+        api_keys=[name for name in (context("api_keys") or "").split(",") if name] or None,
         streaming=StreamingMode(context("streaming", StreamingMode.BUFFERED.value)),
         architecture=_ARCHITECTURES[context("architecture", "arm64") or "arm64"],
         alarm_topic_arn=context("alarm_topic_arn"),

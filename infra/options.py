@@ -9,9 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from aws_cdk import Duration
+from aws_cdk import aws_apigateway as apigw
 
+from a2a_core.auth.bearer import ALLOWED_ALGORITHMS
 from a2a_core.aws.resources import QUEUE
 
+_KEY_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_AUTHORIZER_CACHE = Duration.hours(1)
+DEFAULT_AUTHORIZER_CACHE = Duration.minutes(5)
 _AGENT_SPEC = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
@@ -20,9 +25,16 @@ class ConfigurationError(ValueError):
 
 
 class AuthMode(enum.Enum):
-    """How callers authenticate at API Gateway. The real modes (API key, JWT, IAM) come with the
-    security issue; until then the only mode is ``NONE``, which needs ``allow_unauthenticated``."""
+    """How callers authenticate at API Gateway (the app reads who they are from the request
+    context, and the agent card declares the same scheme)."""
 
+    # `x-api-key`, checked by API Gateway against a usage plan that also throttles each key.
+    API_KEY = "api_key"
+    # `Authorization: Bearer <JWT>` from any OIDC/OAuth issuer, checked by a Lambda authorizer.
+    JWT = "jwt"
+    # SigV4-signed requests from IAM principals granted `execute-api:Invoke`.
+    IAM = "iam"
+    # Anyone: needs ``allow_unauthenticated=True``.
     NONE = "none"
 
 
@@ -32,6 +44,36 @@ class StreamingMode(enum.Enum):
     # API Gateway REST response streaming to the same Starlette app served by uvicorn behind the
     # AWS Lambda Web Adapter layer: events reach the client as they happen (15 min).
     RESPONSE_STREAM = "response_stream"
+
+
+@dataclass(frozen=True)
+class JwtIssuer:
+    """The token issuer ``AuthMode.JWT`` trusts: tokens must carry this ``iss`` and ``aud``, a
+    ``sub`` and a valid ``exp``, and be signed with one of ``algorithms`` by a key in the JWKS at
+    ``jwks_url`` (for Cognito: ``https://cognito-idp.<region>.amazonaws.com/<pool id>`` with
+    ``<issuer>/.well-known/jwks.json``). API Gateway caches each token's verdict for ``cache_ttl``
+    (0 turns caching off); the app still refuses a cached token once its ``exp`` has passed."""
+
+    issuer: str
+    audience: str
+    jwks_url: str
+    algorithms: tuple[str, ...] = ("RS256", "ES256")
+    cache_ttl: Duration = DEFAULT_AUTHORIZER_CACHE
+
+
+@dataclass(frozen=True)
+class ApiKeyLimits:
+    """What each API key may send (``AuthMode.API_KEY``), on top of the stage's overall limits:
+    a steady ``rate_limit`` per second with bursts of ``burst_limit``, and ``quota`` requests per
+    ``quota_period`` (None: no quota). Over the limit, API Gateway answers 429."""
+
+    rate_limit: float = 10
+    burst_limit: int = 20
+    quota: int | None = 100_000
+    quota_period: apigw.Period = apigw.Period.DAY
+
+
+DEFAULT_API_KEY_LIMITS = ApiKeyLimits()
 
 
 @dataclass(frozen=True)
@@ -59,12 +101,56 @@ WORKER = FunctionOptions(memory_mb=512, timeout=Duration.seconds(QUEUE.worker_ti
 DEAD_LETTER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))
 
 
-def check_auth(auth: AuthMode, allow_unauthenticated: bool) -> None:
+def check_auth(
+    auth: AuthMode,
+    allow_unauthenticated: bool,
+    jwt: JwtIssuer | None,
+    api_keys: Sequence[str],
+    limits: ApiKeyLimits | None,
+) -> None:
     if auth is AuthMode.NONE and not allow_unauthenticated:
         raise ConfigurationError(
             "auth=AuthMode.NONE lets anyone on the internet call the agent (and run up its bill): "
             "pass allow_unauthenticated=True to confirm that this is intended"
         )
+    if auth is not AuthMode.NONE and allow_unauthenticated:
+        raise ConfigurationError(
+            f"allow_unauthenticated=True only confirms auth=AuthMode.NONE; with auth={auth} it would "
+            "do nothing, so it is refused rather than ignored"
+        )
+    if (jwt is not None) != (auth is AuthMode.JWT):
+        raise ConfigurationError("jwt=JwtIssuer(...) is required with auth=AuthMode.JWT, and only then")
+    if jwt is not None:
+        _check_jwt(jwt)
+    if auth is not AuthMode.API_KEY:
+        if api_keys:
+            raise ConfigurationError("api_keys are only used with auth=AuthMode.API_KEY")
+        return
+    bad = [name for name in api_keys if not _KEY_NAME.match(name)]
+    if bad or len(set(api_keys)) != len(api_keys):
+        raise ConfigurationError(
+            f"api_keys must be unique names of letters, digits, '-' and '_' (1-64), got {list(api_keys)}"
+        )
+    if limits is not None and (
+        limits.rate_limit <= 0 or limits.burst_limit < 1 or (limits.quota is not None and limits.quota < 1)
+    ):
+        raise ConfigurationError(f"api_key_limits must be positive, got {limits}")
+
+
+def _check_jwt(jwt: JwtIssuer) -> None:
+    for name in ("issuer", "jwks_url"):
+        value = getattr(jwt, name)
+        if not value.startswith("https://"):
+            raise ConfigurationError(f"jwt.{name} must be an https:// URL, got {value!r}")
+    if not jwt.audience:
+        raise ConfigurationError("jwt.audience must name this agent's audience (the tokens' aud)")
+    refused = sorted(set(jwt.algorithms) - ALLOWED_ALGORITHMS)
+    if refused or not jwt.algorithms:
+        raise ConfigurationError(
+            f"jwt.algorithms: {refused or 'none given'} (use asymmetric ones: RS*, PS*, ES*, EdDSA)"
+        )
+    if not 0 <= jwt.cache_ttl.to_seconds() <= MAX_AUTHORIZER_CACHE.to_seconds():
+        raise ConfigurationError("jwt.cache_ttl must be 0-3600 seconds (API Gateway's authorizer cache)")
 
 
 def check_agent(agent: str, packages: Sequence[str], root: Path) -> None:

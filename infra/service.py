@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aws_cdk import Aws, Duration, RemovalPolicy, Stack
+from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
@@ -19,19 +21,23 @@ from constructs import Construct
 
 from a2a_core.aws.resources import PUSH_QUEUE
 from infra import acknowledgments
+from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
-from infra.api import AgentApi
+from infra.api import STAGE, AgentApi
 from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
 from infra.functions import RUNTIME, ServiceFunctions
 from infra.options import (
     API_BUFFERED,
     API_STREAM,
     DEAD_LETTER,
+    DEFAULT_API_KEY_LIMITS,
     WORKER,
+    ApiKeyLimits,
     AuthMode,
     ConfigurationError,
     CustomDomain,
     FunctionOptions,
+    JwtIssuer,
     StreamingMode,
     check_agent,
     check_auth,
@@ -55,6 +61,9 @@ _WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")
 _READ_BODIES = ("s3:GetObject",)
 _WRITE_BODIES = ("s3:PutObject", "s3:DeleteObject")
 PUSH = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))
+# Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
+AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
+DEFAULT_API_KEY = "default"
 PUSH_MAX_RECORD_AGE = Duration.hours(1)
 SQS_MAX_RETENTION = Duration.days(14)
 
@@ -67,8 +76,11 @@ class A2AService(Construct):
         *,
         agent: str,
         agent_packages: Sequence[str] = (),
-        auth: AuthMode = AuthMode.NONE,
+        auth: AuthMode = AuthMode.API_KEY,
         allow_unauthenticated: bool = False,
+        jwt: JwtIssuer | None = None,
+        api_keys: Sequence[str] | None = None,
+        api_key_limits: ApiKeyLimits | None = DEFAULT_API_KEY_LIMITS,
         streaming: StreamingMode = StreamingMode.BUFFERED,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         api_function: FunctionOptions | None = None,
@@ -94,7 +106,11 @@ class A2AService(Construct):
         ``agent`` is the agent as ``package.module:attribute``; ``agent_packages`` are the
         directories of your own packages to bundle beside ``a2a_core`` (paths relative to the
         project root; their dependencies go in the ``aws`` extra). ``auth`` is how callers
-        authenticate; ``AuthMode.NONE`` (the only mode so far) must be confirmed with
+        authenticate: ``AuthMode.API_KEY`` (default) creates a usage plan limiting each key to
+        ``api_key_limits`` and one key per name in ``api_keys`` (default: one named
+        ``default``; add more with ``add_api_key``); ``AuthMode.JWT`` trusts the issuer in
+        ``jwt`` through a Lambda authorizer; ``AuthMode.IAM`` needs SigV4 from principals given
+        ``grant_invoke``; ``AuthMode.NONE`` must be confirmed with
         ``allow_unauthenticated=True``. ``streaming`` picks buffered Mangum (default) or API
         Gateway response streaming through the Lambda Web Adapter. ``api_function``,
         ``worker_function`` and ``dead_letter_function`` set memory and timeout; the queue's
@@ -105,13 +121,17 @@ class A2AService(Construct):
         bundled asset. Everything created is exposed as attributes.
         """
         super().__init__(scope, id)
-        check_auth(auth, allow_unauthenticated)
+        key_names = tuple(api_keys if api_keys is not None else ())
+        if api_keys is None and auth is AuthMode.API_KEY:
+            key_names = (DEFAULT_API_KEY,)
+        check_auth(auth, allow_unauthenticated, jwt, key_names, api_key_limits)
         check_agent(agent, agent_packages, ROOT)
         api_options = api_function or (
             API_STREAM if streaming is StreamingMode.RESPONSE_STREAM else API_BUFFERED
         )
         check_limits(streaming, api_options, worker_batch_size, worker_max_concurrency, retention_days)
         self.auth = auth
+        self.jwt = jwt
         self.streaming = streaming
 
         self.storage = TaskStorage(self, "Storage", retention_days=retention_days)
@@ -151,6 +171,7 @@ class A2AService(Construct):
             log_retention=log_retention,
         )
         self.api_function = self._add_api_function(api_options, architecture, web_adapter_layer_arn)
+        self.authorizer_function = self._add_authorizer_function(jwt) if jwt is not None else None
         self.worker_function = self.functions.add(
             "Worker",
             handler="functions.worker.handler.handler",
@@ -187,12 +208,26 @@ class A2AService(Construct):
             "Api",
             handler=self.api_function,
             streaming=streaming,
+            auth_mode=auth,
+            protected=gateway_auth.method_options(
+                auth,
+                gateway_auth.token_authorizer(self, self.authorizer_function, jwt.cache_ttl)
+                if self.authorizer_function is not None and jwt is not None
+                else None,
+            ),
             integration_timeout=api_options.timeout,
             throttling_rate_limit=throttling_rate_limit,
             throttling_burst_limit=throttling_burst_limit,
             log_retention=log_retention,
             custom_domain=custom_domain,
             web_acl_arn=web_acl_arn,
+        )
+        self.api_keys = (
+            gateway_auth.ApiKeys(
+                self, "ApiKeys", rest_api=self.api.rest_api, limits=api_key_limits, names=key_names
+            )
+            if auth is AuthMode.API_KEY
+            else None
         )
         if "A2A_PUBLIC_URL" not in (environment or {}):
             self.functions.set_environment("A2A_PUBLIC_URL", self.api.url)
@@ -206,6 +241,27 @@ class A2AService(Construct):
         self.push_failures: sqs.Queue | None = None
         self.push_dead_letters: sqs.Queue | None = None
         acknowledgments.acknowledge_service(self)
+
+    def add_api_key(self, name: str) -> apigw.IApiKey:
+        """Another caller's API key on the usage plan (``AuthMode.API_KEY``); its id is the
+        owner of the caller's tasks."""
+        if self.api_keys is None:
+            raise ConfigurationError(f"add_api_key: auth is {self.auth}, not AuthMode.API_KEY")
+        if name in self.api_keys.keys:
+            raise ConfigurationError(f"add_api_key: a key named {name!r} exists already")
+        check_auth(self.auth, False, None, [name], None)
+        return self.api_keys.add(name)
+
+    def grant_invoke(self, grantee: iam.IGrantable) -> iam.Grant:
+        """Let an IAM principal call the agent (``AuthMode.IAM``): ``execute-api:Invoke`` on
+        every method of the stage; its ARN becomes the owner of its tasks."""
+        if self.auth is not AuthMode.IAM:
+            raise ConfigurationError(f"grant_invoke: auth is {self.auth}, not AuthMode.IAM")
+        return iam.Grant.add_to_principal(
+            grantee=grantee,
+            actions=["execute-api:Invoke"],
+            resource_arns=[self.api.rest_api.arn_for_execute_api("*", "/*", STAGE)],
+        )
 
     @property
     def agent_url(self) -> str:
@@ -323,6 +379,20 @@ class A2AService(Construct):
             raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")
         return {**(extra or {}), **owned}
 
+    def _add_authorizer_function(self, jwt: JwtIssuer) -> lambda_.Function:
+        return self.functions.add(
+            "Authorizer",
+            handler="functions.authorizer.handler.handler",
+            options=AUTHORIZER,
+            description="Checks bearer JWTs for API Gateway (issuer, audience, JWKS signature, expiry)",
+            environment={
+                "A2A_JWT_ISSUER": jwt.issuer,
+                "A2A_JWT_AUDIENCE": jwt.audience,
+                "A2A_JWT_JWKS_URL": jwt.jwks_url,
+                "A2A_JWT_ALGORITHMS": json.dumps(list(jwt.algorithms)),
+            },
+        )
+
     def _add_api_function(
         self, options: FunctionOptions, architecture: lambda_.Architecture, layer_arn: str | None
     ) -> lambda_.Function:
@@ -352,6 +422,9 @@ class A2AService(Construct):
             layers=[layer],
             environment={
                 **signing_key,
+                # uvicorn sees API Gateway's request context (who the caller is) only as this header,
+                # which the adapter sets from the event, overwriting any a client sent.
+                "A2A_TRUST_REQUEST_CONTEXT_HEADER": "true",
                 "AWS_LAMBDA_EXEC_WRAPPER": "/opt/bootstrap",
                 "AWS_LWA_INVOKE_MODE": "response_stream",
                 "AWS_LWA_PORT": WEB_ADAPTER_PORT,

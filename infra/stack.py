@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,7 +11,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.options import CustomDomain, StreamingMode
+from infra.options import AuthMode, CustomDomain, JwtIssuer, StreamingMode
 from infra.service import A2AService
 
 
@@ -22,7 +23,10 @@ class A2AStack(Stack):
         *,
         agent: str,
         agent_packages: Sequence[str] = (),
+        auth: AuthMode = AuthMode.API_KEY,
         allow_unauthenticated: bool = False,
+        jwt: JwtIssuer | None = None,
+        api_keys: Sequence[str] | None = None,
         streaming: StreamingMode = StreamingMode.BUFFERED,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         alarm_topic_arn: str | None = None,
@@ -30,8 +34,9 @@ class A2AStack(Stack):
         push: bool = False,
         **stack_props: Any,
     ) -> None:
-        """One `A2AService` with the stack outputs a client needs; ``push`` adds the push
-        notifications function. ``stack_props`` are the usual `Stack` props; for every other
+        """One `A2AService` with the stack outputs a client needs (with API keys, each key's id:
+        ``aws apigateway get-api-key --api-key <id> --include-value`` shows its value); ``push``
+        adds the push notifications function. ``stack_props`` are the usual `Stack` props; for every other
         service prop, use `A2AService` in your own stack."""
         super().__init__(scope, id, **stack_props)
         topic = sns.Topic.from_topic_arn(self, "AlarmTopic", alarm_topic_arn) if alarm_topic_arn else None
@@ -40,7 +45,10 @@ class A2AStack(Stack):
             "Service",
             agent=agent,
             agent_packages=agent_packages,
+            auth=auth,
             allow_unauthenticated=allow_unauthenticated,
+            jwt=jwt,
+            api_keys=api_keys,
             streaming=streaming,
             architecture=architecture,
             alarm_topic=topic,
@@ -55,6 +63,11 @@ class A2AStack(Stack):
             "QueueUrl": (self.service.queue.queue_url, "A2A_QUEUE_URL"),
             "BucketName": (self.service.bucket.bucket_name, "A2A_BUCKET_NAME"),
         }
+        for name, key in (self.service.api_keys.keys if self.service.api_keys else {}).items():
+            outputs[f"ApiKeyId{_pascal(name)}"] = (
+                key.key_id,
+                f"API key '{name}': aws apigateway get-api-key --include-value --api-key <this id>",
+            )
         if self.service.api.domain is not None:
             outputs["CustomDomainTarget"] = (
                 self.service.api.domain.domain_name_alias_domain_name,
@@ -62,3 +75,8 @@ class A2AStack(Stack):
             )
         for name, (value, description) in outputs.items():
             CfnOutput(self, name, value=value, description=description)
+
+
+def _pascal(name: str) -> str:
+    """An output id from a key name (outputs allow only letters and digits)."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_]", name))

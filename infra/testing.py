@@ -42,3 +42,13 @@ def resource(template: Template, resource_type: str, path_suffix: str) -> dict[s
 
 def properties(template: Template, resource_type: str, path_suffix: str) -> dict[str, Any]:
     return dict(resource(template, resource_type, path_suffix)["Properties"])
+
+
+def routes(template: Template) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each REST API method's properties by (resource path, HTTP method), e.g. ``("/", "ANY")``."""
+    found = {}
+    for body in template.find_resources("AWS::ApiGateway::Method").values():
+        # .../Api/Api/Default/.well-known/agent.json/GET/Resource -> /.well-known/agent.json
+        parts = body["Metadata"]["aws:cdk:path"].split("/Default/", 1)[1].split("/")[:-2]
+        found[("/" + "/".join(parts), body["Properties"]["HttpMethod"])] = dict(body["Properties"])
+    return found

@@ -1,9 +1,10 @@
 """One synthesized app per session, checked by cdk-nag exactly as `cdk synth` checks it.
 
-``Default`` is the stack `infra.app` deploys (buffered, arm64). ``Full`` turns every option on:
-response streaming, x86_64, custom function options, alarm topic, custom domain, WAF, extra
-environment and the push hook. Code is a placeholder (``a2a:skip_bundling``); `test_bundle.py`
-bundles for real.
+``Default`` is the stack `infra.app` deploys (buffered, arm64, API keys). ``Full`` turns every
+option on: JWT auth, response streaming, x86_64, custom function options, alarm topic, custom
+domain, WAF, extra environment and the push hook. ``Iam`` and ``Open`` are the other two auth
+modes (SigV4, and none with the explicit opt-out). Code is a placeholder
+(``a2a:skip_bundling``); `test_bundle.py` bundles for real.
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from aws_cdk import Duration, Stack, cx_api  # noqa: E402
 from aws_cdk import aws_lambda as lambda_  # noqa: E402
 from aws_cdk import aws_sns as sns  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
-from infra.options import CustomDomain, FunctionOptions, StreamingMode  # noqa: E402
+from infra.options import (  # noqa: E402
+    AuthMode,
+    CustomDomain,
+    FunctionOptions,
+    JwtIssuer,
+    StreamingMode,
+)
 from infra.service import A2AService  # noqa: E402
 from infra.stack import A2AStack  # noqa: E402
 from infra.testing import checked_app  # noqa: E402
@@ -36,6 +43,12 @@ DOMAIN = CustomDomain(
     domain_name="agent.example.com",
     certificate_arn="arn:aws:acm:eu-west-1:123456789012:certificate/0123",
 )
+ISSUER = JwtIssuer(
+    issuer="https://login.example.com/tenant/",
+    audience="api://research-agent",
+    jwks_url="https://login.example.com/tenant/keys",
+    algorithms=("RS256",),
+)
 
 
 @pytest.fixture(scope="session")
@@ -46,13 +59,16 @@ def cdk_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
     app = checked_app(cdk_out)
-    A2AStack(app, "Default", agent=AGENT, allow_unauthenticated=True)
+    A2AStack(app, "Default", agent=AGENT)
+    A2AStack(app, "Iam", agent=AGENT, auth=AuthMode.IAM)
+    A2AStack(app, "Open", agent=AGENT, auth=AuthMode.NONE, allow_unauthenticated=True)
     full_stack = Stack(app, "Full")
     service = A2AService(
         full_stack,
         "Service",
         agent="my_agents.research:agent",
-        allow_unauthenticated=True,
+        auth=AuthMode.JWT,
+        jwt=ISSUER,
         streaming=StreamingMode.RESPONSE_STREAM,
         architecture=lambda_.Architecture.X86_64,
         worker_function=FunctionOptions(memory_mb=1024, timeout=Duration.minutes(10)),
@@ -83,6 +99,16 @@ def default(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
 @pytest.fixture(scope="session")
 def full(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
     return Template.from_json(synthesized[0].get_stack_by_name("Full").template)
+
+
+@pytest.fixture(scope="session")
+def iam(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name("Iam").template)
+
+
+@pytest.fixture(scope="session")
+def open_(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name("Open").template)
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Capture, Match, Template
+from infra.auth import PUBLIC_PATHS
 from infra.service import WEB_ADAPTER_ACCOUNT, WEB_ADAPTER_VERSION, A2AService
-from infra.testing import logical_id, properties
+from infra.testing import logical_id, properties, routes
 
 
 def _api_function(template: Template) -> str:
@@ -32,9 +33,12 @@ def test_every_path_and_method_proxies_to_the_api_function_buffered(default: Tem
         _api_function(default),
     )
     paths = Capture()
+    assert set(routes(default)) == {
+        ("/", "ANY"),
+        ("/{proxy+}", "ANY"),
+        *(("/" + path.lstrip("/"), "GET") for path in PUBLIC_PATHS),
+    }
     for method in _methods(default).values():
-        assert method["Properties"]["HttpMethod"] == "ANY"
-        assert method["Properties"]["AuthorizationType"] == "NONE"
         assert method["Properties"]["Integration"] == {
             "Type": "AWS_PROXY",
             "IntegrationHttpMethod": "POST",
@@ -59,7 +63,6 @@ def test_every_path_and_method_proxies_to_the_api_function_buffered(default: Tem
         "AWS::ApiGateway::Resource", {"PathPart": paths, "RestApiId": {"Ref": api}}
     )
     assert paths.as_string() == "{proxy+}"
-    assert len(_methods(default)) == 2  # the root and {proxy+}
 
 
 def test_api_gateway_may_invoke_the_api_function_from_this_api_only(default: Template) -> None:
@@ -233,4 +236,5 @@ def test_stack_outputs_what_the_aws_backend_needs(default: Template) -> None:
         "TableName",
         "QueueUrl",
         "BucketName",
+        "ApiKeyIdDefault",  # the default auth mode's one key (test_auth.py)
     }

@@ -22,7 +22,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk.assertions import Template
 from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, BundlingError, asset_hash, find_uv, source_files
 from infra.functions import RUNTIME
-from infra.options import StreamingMode
+from infra.options import AuthMode, JwtIssuer, StreamingMode
 from infra.stack import A2AStack
 from infra.testing import checked_app, logical_id
 
@@ -87,12 +87,13 @@ def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_pa
     except BundlingError as error:  # `make test` always has it (.tools/bin/uv)
         pytest.skip(str(error))
     app = checked_app(tmp_path / "cdk.out", skip_bundling=False)
-    A2AStack(app, "Arm", agent="a2a_core.examples.echo:agent", allow_unauthenticated=True)
+    A2AStack(app, "Arm", agent="a2a_core.examples.echo:agent")
     A2AStack(
         app,
         "X86",
         agent="a2a_core.examples.echo:agent",
-        allow_unauthenticated=True,
+        auth=AuthMode.JWT,
+        jwt=JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.example.com/jwks.json"),
         architecture=lambda_.Architecture.X86_64,
         streaming=StreamingMode.RESPONSE_STREAM,
         push=True,
@@ -119,7 +120,10 @@ def test_bundles_hold_the_right_native_wheels_and_import_under_python_311(tmp_pa
     runnable = "X86" if os.uname().machine == "x86_64" else "Arm"
     template = assembly.get_stack_by_name(runnable).template
     bundle = x86 if runnable == "X86" else arm
-    for function in ("api", "worker", "dlq", "push") if runnable == "X86" else ("api", "worker", "dlq"):
+    functions = (
+        ("api", "worker", "dlq", "push", "authorizer") if runnable == "X86" else ("api", "worker", "dlq")
+    )
+    for function in functions:
         _import_handler(bundle, function, _deployed_environment(template, function), tmp_path)
     if runnable == "X86":
         _serve_through_the_web_adapter_command(x86, _deployed_environment(template, "api"), tmp_path)
@@ -165,7 +169,13 @@ def _sizes(bundle: Path, tmp_path: Path) -> str:
 
 def _deployed_environment(template: Any, function: str) -> dict[str, str]:
     """The function's environment from the template, CloudFormation references filled in."""
-    name = {"api": "Api", "worker": "Worker", "dlq": "DeadLetter", "push": "Push"}[function]
+    name = {
+        "api": "Api",
+        "worker": "Worker",
+        "dlq": "DeadLetter",
+        "push": "Push",
+        "authorizer": "Authorizer",
+    }[function]
     resource = logical_id(
         Template.from_json(template), "AWS::Lambda::Function", f"/Functions/{name}/Resource"
     )

@@ -27,16 +27,44 @@ API_FINDINGS = [
     ("S1", "Service/Storage/Parts/Resource"),
     ("APIG2", "Service/Api/Api/Resource"),
     ("APIG6", "Service/Api/Api/DeploymentStage.prod/Resource"),
-    ("APIG4", "Service/Api/Api/Default/ANY/Resource"),
-    ("APIG4", "Service/Api/Api/Default/{proxy+}/ANY/Resource"),
-    ("COG4", "Service/Api/Api/Default/ANY/Resource"),
-    ("COG4", "Service/Api/Api/Default/{proxy+}/ANY/Resource"),
 ]
+PUBLIC_METHODS = [
+    "Default/GET",
+    "Default/.well-known/agent.json/GET",
+    "Default/.well-known/agent-card.json/GET",
+    "Default/.well-known/jwks.json/GET",
+    "Default/healthz/GET",
+    "Default/docs/GET",
+]
+PROTECTED_METHODS = ["Default/ANY", "Default/{proxy+}/ANY"]
+NO_WAF = [("APIG3", "Service/Api/Api/DeploymentStage.prod/Resource")]
 
 
-def _expected(stack: str, functions: list[str], extra: list[tuple[str, str]]) -> set[tuple[str, str]]:
+def _methods(rules: tuple[str, ...], methods: list[str]) -> list[tuple[str, str]]:
+    return [(rule, f"Service/Api/Api/{method}/Resource") for method in methods for rule in rules]
+
+
+# The open documents never need auth; what the agent's own methods leave depends on the mode:
+# APIG4 ("no authorization") only where API Gateway itself does not authorize (API keys, none).
+PUBLIC_FINDINGS = _methods(("APIG4", "COG4"), PUBLIC_METHODS)
+MODE_FINDINGS = {
+    "api_key": _methods(("APIG4", "COG4"), PROTECTED_METHODS),
+    "none": _methods(("APIG4", "COG4"), PROTECTED_METHODS),
+    "jwt": _methods(("COG4",), PROTECTED_METHODS),
+    "iam": _methods(("COG4",), PROTECTED_METHODS),
+}
+
+
+def _expected(
+    stack: str, functions: list[str], mode: str, extra: list[tuple[str, str]]
+) -> set[tuple[str, str]]:
     findings = [(rule, path.format(name)) for name in functions for rule, path in FUNCTION_FINDINGS]
-    return {(f"AwsSolutions-{rule}", f"{stack}/{path}") for rule, path in [*findings, *API_FINDINGS, *extra]}
+    if "Authorizer" in functions:  # reads no task bodies
+        findings.remove(
+            ("IAM5[Resource::<Parts.Arn>/tasks/*]", "Service/Functions/AuthorizerRole/DefaultPolicy/Resource")
+        )
+    every = [*findings, *API_FINDINGS, *PUBLIC_FINDINGS, *MODE_FINDINGS[mode], *extra]
+    return {(f"AwsSolutions-{rule}", f"{stack}/{path}") for rule, path in every}
 
 
 def _nag_report(cdk_out: Path) -> dict[str, Any]:
@@ -56,14 +84,17 @@ def test_cdk_nag_passes_with_only_specific_acknowledgments(
         assert len(finding["reason"]) > 80, finding  # a reason, not a shrug
         rule = re.sub(r"<\w*Parts\w*\.Arn>", "<Parts.Arn>", finding["ruleName"])
         acknowledged |= {(rule, construct["constructPath"]) for construct in finding["violatingConstructs"]}
-    assert acknowledged == _expected(
-        "Default",
-        ["Api", "Worker", "DeadLetter"],
-        [("APIG3", "Service/Api/Api/DeploymentStage.prod/Resource")],  # no WAF given
-    ) | _expected(
-        "Full",
-        ["Api", "Worker", "DeadLetter", "Push"],
-        [("SQS3", "Service/PushFailures/Resource"), ("SQS3", "Service/PushDeadLetters/Resource")],
+    basic = ["Api", "Worker", "DeadLetter"]
+    assert acknowledged == (
+        _expected("Default", basic, "api_key", NO_WAF)
+        | _expected("Iam", basic, "iam", NO_WAF)
+        | _expected("Open", basic, "none", NO_WAF)
+        | _expected(
+            "Full",
+            [*basic, "Authorizer", "Push"],
+            "jwt",
+            [("SQS3", "Service/PushFailures/Resource"), ("SQS3", "Service/PushDeadLetters/Resource")],
+        )
     )
 
 
@@ -74,7 +105,7 @@ def test_cdk_nag_fails_synth_on_an_unacknowledged_finding(tmp_path: Path) -> Non
         app.synth()
 
 
-@pytest.mark.parametrize("stack", ["Default", "Full"])
+@pytest.mark.parametrize("stack", ["Default", "Full", "Iam", "Open"])
 def test_cfn_lint_passes(
     synthesized: tuple[cx_api.CloudAssembly, A2AService], cdk_out: Path, stack: str
 ) -> None:

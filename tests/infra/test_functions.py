@@ -81,8 +81,8 @@ def test_environment_names_the_stacks_resources(default: Template, name: str) ->
     assert _function(default, name)["Environment"]["Variables"] == {
         **(key if name == "Api" else {}),
         "A2A_BACKEND": "aws",
-        "A2A_AUTH_MODE": "none",
-        "A2A_ALLOW_UNAUTHENTICATED": "true",
+        "A2A_AUTH_MODE": "api_key",
+        "A2A_ALLOW_UNAUTHENTICATED": "false",
         "A2A_AWS_REGION": {"Ref": "AWS::Region"},
         "A2A_AGENT": "a2a_core.examples.echo:agent",
         "A2A_TABLE_NAME": _ref(default, "AWS::DynamoDB::Table", "/Storage/Table/Resource"),

@@ -9,7 +9,7 @@ import pytest
 from aws_cdk import App, Duration, Stack
 from aws_cdk import aws_lambda as lambda_
 from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.options import AuthMode, ConfigurationError, FunctionOptions, StreamingMode
+from infra.options import ConfigurationError, FunctionOptions, StreamingMode
 from infra.service import A2AService
 
 from infra import app as infra_app
@@ -19,17 +19,7 @@ AGENT = "a2a_core.examples.echo:agent"
 
 def _service(**props: Any) -> A2AService:
     stack = Stack(App(context={SKIP_BUNDLING_CONTEXT: True}), "Stack")
-    return A2AService(stack, "Service", **{"agent": AGENT, "allow_unauthenticated": True, **props})
-
-
-def test_no_auth_needs_the_explicit_opt_out() -> None:
-    with pytest.raises(ConfigurationError, match=r"allow_unauthenticated=True"):
-        _service(auth=AuthMode.NONE, allow_unauthenticated=False)
-
-
-def test_no_auth_is_what_the_default_means() -> None:
-    with pytest.raises(ConfigurationError, match=r"auth=AuthMode.NONE"):
-        A2AService(Stack(App(), "Stack"), "Service", agent=AGENT)
+    return A2AService(stack, "Service", **{"agent": AGENT, **props})
 
 
 @pytest.mark.parametrize("agent", ["echo", "a2a_core.examples.echo", "a2a_core/echo:agent", ":agent", "mod:"])
