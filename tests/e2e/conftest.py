@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -21,6 +22,8 @@ from typing import NoReturn
 
 import httpx
 import pytest
+
+from a2a_core.auth.testing import LocalIssuer
 
 STARTUP_TIMEOUT = 20.0
 STOP_TIMEOUT = 5.0
@@ -188,3 +191,33 @@ def pydantic_ai_server(backend: str) -> Iterator[str]:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+# Auth on (test_cli.py): two API keys, or tokens from a local issuer whose JWKS file the server reads.
+@pytest.fixture(scope="module")
+def api_keys() -> dict[str, str]:
+    return {"alice": "alice-key-0123456789abcdef", "bob": "bob-key-0123456789abcdef"}
+
+
+@pytest.fixture(scope="module")
+def api_key_server(api_keys: dict[str, str]) -> Iterator[str]:
+    env = {"A2A_AUTH_MODE": "api_key", "A2A_API_KEYS": json.dumps(api_keys)}
+    yield from _serve(ECHO_AGENT, "memory", env)
+
+
+@pytest.fixture(scope="module")
+def local_issuer() -> LocalIssuer:
+    return LocalIssuer()
+
+
+@pytest.fixture(scope="module")
+def jwt_server(local_issuer: LocalIssuer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    settings = local_issuer.settings(tmp_path_factory.mktemp("issuer"))
+    env = {
+        "A2A_AUTH_MODE": "jwt",
+        "A2A_JWT_ISSUER": settings["jwt_issuer"],
+        "A2A_JWT_AUDIENCE": settings["jwt_audience"],
+        "A2A_JWT_JWKS_FILE": settings["jwt_jwks_file"],
+        "A2A_JWT_ALGORITHMS": json.dumps(settings["jwt_algorithms"]),
+    }
+    yield from _serve(ECHO_AGENT, "memory", env)

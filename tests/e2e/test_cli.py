@@ -19,6 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
+from a2a_core.auth.testing import LocalIssuer
+
 pytestmark = pytest.mark.e2e
 
 SCRIPT = shutil.which("a2a-serverless", path=str(Path(sys.executable).parent))
@@ -160,3 +162,82 @@ def test_errors_exit_2_with_a_clear_message(echo_server: str) -> None:
     usage = cli("send", echo_server, "hello", "-H", "no colon here")
     assert usage.code == 2
     assert "Name: value" in usage.stderr
+
+
+# --- auth on: the card is open, calls need the credential (-H), tasks stay with their owner ---
+
+
+def test_api_key_card_is_open_and_declares_the_scheme(api_key_server: str) -> None:
+    card = cli("card", api_key_server, "--json")
+    assert card.code == 0, card.stderr
+    assert card.documents[0]["securitySchemes"]["apiKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "x-api-key",
+        "description": "API key in the x-api-key header",
+    }
+
+
+def test_api_key_send_needs_the_key_and_tasks_stay_with_their_owner(
+    api_key_server: str, api_keys: dict[str, str]
+) -> None:
+    anonymous = cli("send", api_key_server, "hello", "--no-interactive")
+    assert anonymous.code == 2
+    assert "401" in anonymous.stderr
+    assert "x-api-key" in anonymous.stderr
+
+    wrong = cli("send", api_key_server, "hello", "-H", "x-api-key: not-a-key", "--no-interactive")
+    assert wrong.code == 2
+    assert "403" in wrong.stderr
+    assert "not-a-key" not in wrong.stderr + wrong.stdout
+
+    alice = cli(
+        "send",
+        api_key_server,
+        "hello",
+        "-H",
+        f"x-api-key: {api_keys['alice']}",
+        "--no-stream",
+        "--json",
+        "--no-interactive",
+    )
+    assert alice.code == 0, alice.stderr
+    task = alice.documents[-1]
+    assert task["status"]["state"] == "completed"
+
+    own = cli("get", api_key_server, task["id"], "-H", f"x-api-key: {api_keys['alice']}", "--json")
+    assert own.code == 0, own.stderr
+    assert own.documents[0]["id"] == task["id"]
+    other = cli("get", api_key_server, task["id"], "-H", f"x-api-key: {api_keys['bob']}", "--json")
+    assert other.code == 2
+    assert other.documents[0]["error"]["code"] == -32001
+
+
+def test_jwt_send_with_a_bearer_token(jwt_server: str, local_issuer: LocalIssuer) -> None:
+    local = local_issuer
+    missing = cli("send", jwt_server, "hello", "--no-interactive")
+    assert missing.code == 2
+    assert "401" in missing.stderr
+
+    expired = local.mint("alice", ttl=-120)
+    refused = cli("send", jwt_server, "hello", "-H", f"Authorization: Bearer {expired}", "--no-interactive")
+    assert refused.code == 2
+    assert "403" in refused.stderr
+    assert expired not in refused.stderr + refused.stdout
+
+    token = local.mint("alice")
+    sent = cli(
+        "send",
+        jwt_server,
+        "hello",
+        "-H",
+        f"Authorization: Bearer {token}",
+        "--no-stream",
+        "--json",
+        "--no-interactive",
+    )
+    assert sent.code == 0, sent.stderr
+    task = sent.documents[-1]
+    other = cli("get", jwt_server, task["id"], "-H", f"Authorization: Bearer {local.mint('bob')}", "--json")
+    assert other.code == 2
+    assert other.documents[0]["error"]["code"] == -32001
