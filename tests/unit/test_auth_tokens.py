@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from a2a_core.auth import CredentialsMissingError, CredentialsRejectedError, gateway
 from a2a_core.auth.api_key import ApiKeyAuthenticator
-from a2a_core.auth.bearer import AuthUnavailableError, Jwks, TokenValidator
+from a2a_core.auth.bearer import AuthUnavailableError, BearerAuthenticator, Jwks, TokenValidator
 from a2a_core.auth.testing import LocalIssuer
 
 pytestmark = pytest.mark.anyio
@@ -90,6 +90,21 @@ async def test_no_keys_at_all_is_503_not_a_verdict() -> None:
     assert raised.value.status_code == 503
 
 
+async def test_keys_missing_since_start_up_are_fetched_again_soon() -> None:
+    issuer = LocalIssuer()
+    endpoint = Issuer(None)
+    clock = Clock()
+    check = validator(Jwks(url="https://issuer/jwks", fetch=endpoint.fetch, clock=clock), issuer)
+    for _ in range(3):
+        with pytest.raises(AuthUnavailableError):
+            await check.validate(issuer.mint("alice"))
+    assert endpoint.fetches == 1  # rate limited while down
+    endpoint.document = issuer.jwks()
+    clock.now += 30  # well before max_age
+    assert (await check.validate(issuer.mint("alice")))["sub"] == "alice"
+    assert endpoint.fetches == 2
+
+
 @pytest.mark.parametrize(
     ("authorizer", "subject", "scopes"),
     [
@@ -104,6 +119,41 @@ def test_claims_from_each_kind_of_authorizer(
     claims = gateway.authorizer_claims({"authorizer": authorizer})
     assert (claims.get("sub") or claims.get("principalId")) == subject
     assert gateway.scopes(claims) == scopes
+
+
+NOW = 1_800_000_000
+
+
+def lambda_authorizer_event(exp: Any) -> dict[str, Any]:
+    authorizer = {"principalId": "https://i/|u1", "iss": "https://i/", "sub": "u1", "exp": exp}
+    return {"requestContext": {"authorizer": authorizer}}
+
+
+@pytest.mark.parametrize("exp", [NOW - 31, str(NOW - 31), str(NOW - 3600), float(NOW - 3600)])
+async def test_a_cached_authorizer_result_does_not_outlive_its_token(exp: Any) -> None:
+    authenticator = BearerAuthenticator(None, now=lambda: NOW)
+    with pytest.raises(CredentialsRejectedError) as raised:
+        await authenticator.authenticate({"aws.event": lambda_authorizer_event(exp)}, {})
+    assert raised.value.status_code == 403
+
+
+@pytest.mark.parametrize(
+    "exp",
+    [
+        NOW + 3600,
+        str(NOW - 29),  # within the clock-skew leeway
+        "Sun Nov 22 11:00:00 UTC 2026",  # how Cognito renders it: left to Cognito
+        "-1",
+        "",
+        True,
+        None,
+    ],
+)
+async def test_exp_in_the_authorizer_context_is_checked_only_when_numeric_and_past(exp: Any) -> None:
+    principal = await BearerAuthenticator(None, now=lambda: NOW).authenticate(
+        {"aws.event": lambda_authorizer_event(exp)}, {}
+    )
+    assert principal.key == "jwt:https://i/|u1"
 
 
 def test_a_malformed_request_context_header_is_no_context() -> None:

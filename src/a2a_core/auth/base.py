@@ -5,12 +5,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from starlette.responses import Response
-
-from a2a_core.errors import InvalidRequestError
-from a2a_core.jsonrpc import error_body
+if TYPE_CHECKING:
+    from starlette.responses import Response
 
 PrincipalKind = Literal["api_key", "jwt", "iam", "anonymous"]
 
@@ -44,6 +42,13 @@ class AuthError(Exception):
         self.challenge = challenge
 
     def response(self) -> Response:
+        # Imported here: the JWT authorizer Lambda raises these errors but never answers HTTP, and
+        # importing the JSON-RPC layer would add ~25 ms to its cold start.
+        from starlette.responses import Response
+
+        from a2a_core.errors import InvalidRequestError
+        from a2a_core.jsonrpc import error_body
+
         headers = {"WWW-Authenticate": self.challenge} if self.challenge else None
         body = error_body(None, InvalidRequestError(self.message))
         return Response(body, status_code=self.status_code, media_type="application/json", headers=headers)

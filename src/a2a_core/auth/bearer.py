@@ -32,6 +32,8 @@ from a2a_core.auth.base import (
 logger = logging.getLogger(__name__)
 
 CHALLENGE = 'Bearer realm="a2a"'
+# How long past its exp a token API Gateway's authorizer vouched for is still accepted (clock skew).
+CONTEXT_EXPIRY_LEEWAY_SECONDS = 30.0
 # Asymmetric only: with a shared-secret algorithm a published (public) key would forge tokens.
 ALLOWED_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
@@ -49,8 +51,9 @@ class AuthUnavailableError(AuthError):
 class Jwks:
     """The issuer's signing keys, from a document (a file read at start-up) or a URL.
 
-    A URL is fetched on first use and again after ``max_age`` seconds, or when a token names a
-    ``kid`` the set lacks (a key rotation), at most once per ``min_refresh_seconds``.
+    A URL is fetched on first use and again after ``max_age`` seconds; sooner, at most once per
+    ``min_refresh_seconds``, when a token names a ``kid`` the set lacks (a key rotation) or while
+    no fetch has succeeded yet (an outage at start-up).
     """
 
     def __init__(
@@ -84,7 +87,9 @@ class Jwks:
             return self._keys
         async with self._lock:
             age = None if self._fetched_at is None else self._clock() - self._fetched_at
-            if age is None or age > self._max_age or (refresh and age >= self._min_refresh):
+            # Keyless after a failed first fetch: try again soon rather than after max_age.
+            retry = refresh or self._keys is None
+            if age is None or age > self._max_age or (retry and age >= self._min_refresh):
                 await self._load(self._url)
         if self._keys is None:
             raise AuthUnavailableError("Cannot verify tokens right now: the issuer's keys are unavailable")
@@ -160,10 +165,17 @@ class TokenValidator:
 
 
 class BearerAuthenticator(Authenticator):
-    def __init__(self, validator: TokenValidator | None, *, trust_context_header: bool = False) -> None:
+    def __init__(
+        self,
+        validator: TokenValidator | None,
+        *,
+        trust_context_header: bool = False,
+        now: Callable[[], float] = time.time,
+    ) -> None:
         """``validator`` None: only tokens API Gateway already validated are accepted."""
         self.validator = validator
         self._trust_header = trust_context_header
+        self._now = now
 
     async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
         context = gateway.request_context(scope, headers, trust_header=self._trust_header)
@@ -174,15 +186,30 @@ class BearerAuthenticator(Authenticator):
                 raise CredentialsMissingError(
                     "Authentication required: API Gateway passed no token claims", challenge=CHALLENGE
                 )
+            self._refuse_expired(claims.get("exp"))
             return Principal("jwt", f"{claims.get('iss', '')}|{subject}", gateway.scopes(claims))
-        token = _bearer_token(headers.get("authorization", ""))
+        token = bearer_token(headers.get("authorization", ""))
         if self.validator is None:
             raise CredentialsRejectedError("Access denied: tokens are checked by API Gateway, not here")
         claims = await self.validator.validate(token)
         return Principal("jwt", f"{claims['iss']}|{claims['sub']}", gateway.scopes(claims))
 
+    def _refuse_expired(self, exp: object) -> None:
+        # A Lambda authorizer's result is cached per token (up to an hour), so the gateway can let
+        # an expired token through. Its context values arrive as strings; Cognito renders exp as a
+        # date, which is left to Cognito.
+        if isinstance(exp, str) and exp.isascii() and exp.isdigit():
+            exp = int(exp)
+        if isinstance(exp, bool) or not isinstance(exp, int | float):
+            return
+        if exp < self._now() - CONTEXT_EXPIRY_LEEWAY_SECONDS:
+            logger.info("bearer token refused: the authorizer context has expired")
+            raise CredentialsRejectedError("Access denied: the bearer token has expired")
 
-def _bearer_token(authorization: str) -> str:
+
+def bearer_token(authorization: str) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header; `CredentialsMissingError` if
+    the header is empty or another scheme."""
     scheme, _, token = authorization.strip().partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise CredentialsMissingError(

@@ -108,11 +108,14 @@ class LocalIssuer:
 
     @contextlib.contextmanager
     def serve_jwks(self) -> Iterator[str]:
-        """Serve the JWKS on a loopback port for the URL form (``jwt_jwks_url``); yields the URL."""
-        body = json.dumps(self.jwks()).encode()
+        """Serve the JWKS on a loopback port for the URL form (``jwt_jwks_url``); yields the URL.
+
+        Each request gets `jwks` as it is then, so a test can rotate keys while serving."""
+        issuer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
+                body = json.dumps(issuer.jwks()).encode()
                 self.send_response(200)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(body)))
