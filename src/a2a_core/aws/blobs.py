@@ -6,6 +6,7 @@ the store that uses them maps errors to domain errors in one place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -13,9 +14,16 @@ if TYPE_CHECKING:
 
 
 class S3Blobs:
-    def __init__(self, client: S3Client, bucket: str) -> None:
-        self._client = client
+    def __init__(self, client: S3Client | Callable[[], S3Client], bucket: str) -> None:
+        """``client`` may be a zero-argument function returning it: called on first use (most
+        tasks never store a body in S3, so a cold start need not build the client)."""
+        self._client_or_factory = client
         self.bucket = bucket
+
+    @property
+    def _client(self) -> S3Client:
+        client = self._client_or_factory
+        return client() if callable(client) else client
 
     def put(self, key: str, data: bytes) -> None:
         self._client.put_object(Bucket=self.bucket, Key=key, Body=data, ContentType="application/json")

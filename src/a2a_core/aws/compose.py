@@ -50,7 +50,7 @@ def build_task_store(settings: Settings, clients: AwsClients) -> DynamoDBTaskSto
     return DynamoDBTaskStore(
         clients.dynamodb,
         _required(settings.table_name, "table_name"),
-        blobs=S3Blobs(clients.s3, _required(settings.bucket_name, "bucket_name")),
+        blobs=S3Blobs(lambda: clients.s3, _required(settings.bucket_name, "bucket_name")),
         retention_seconds=settings.retention_days * _DAY,
         offload_threshold=settings.offload_threshold_bytes,
     )
