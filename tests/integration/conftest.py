@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
@@ -20,3 +21,14 @@ async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=create_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         yield client
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """The Lambda process's event loop: Mangum runs each invocation on the thread's loop, and the
+    tests run their own coroutines on it too; closed afterwards."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.set_event_loop(None)
+    loop.close()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -38,16 +37,6 @@ CHALLENGES = {
     "jwt": 'Bearer realm="a2a"',
     "iam": "AWS4-HMAC-SHA256",
 }
-
-
-@pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    """Mangum runs each invocation on the thread's event loop; give it one we close afterwards."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:

@@ -71,13 +71,9 @@ def logs() -> Iterator[Capture]:
 
 
 @pytest.fixture
-def run() -> Iterator[Callable[[Coroutine[Any, Any, T]], T]]:
-    """One event loop for the test, which Mangum also runs the Lambda invocations on."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield loop.run_until_complete
-    asyncio.set_event_loop(None)
-    loop.close()
+def run(loop: asyncio.AbstractEventLoop) -> Callable[[Coroutine[Any, Any, T]], T]:
+    """Runs a coroutine on the test's event loop, which Mangum also runs the invocations on."""
+    return loop.run_until_complete
 
 
 def _event(name: str) -> dict[str, Any]:

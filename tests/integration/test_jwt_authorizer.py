@@ -261,16 +261,6 @@ def test_a_shared_secret_algorithm_fails_the_cold_start(load: Load, issuer: Loca
 # The API function behind the authorizer.
 
 
-@pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    """Mangum runs each invocation on the thread's event loop; give it one we close afterwards."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
-
-
 def through_the_gateway(token: str, answer: dict[str, Any], body: dict[str, Any] | None) -> dict[str, Any]:
     """The REST proxy event API Gateway sends the API function once the authorizer allowed the
     call: the context flattened into ``requestContext.authorizer``, every value a string."""

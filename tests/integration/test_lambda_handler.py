@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -17,14 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
 
 
-@pytest.fixture(autouse=True)
-def event_loop_of_the_lambda_process() -> Iterator[None]:
-    """Mangum runs each invocation on the thread's event loop; give it one we close afterwards."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield
-    asyncio.set_event_loop(None)
-    loop.close()
+pytestmark = pytest.mark.usefixtures("loop")  # the Lambda process's event loop (conftest)
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:

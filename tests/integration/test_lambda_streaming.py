@@ -13,7 +13,6 @@ import copy
 import json
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -30,17 +29,6 @@ from aws_events import load_function
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = ROOT / "tests" / "events"
 BUDGET = 0.3
-
-
-@pytest.fixture
-def loop() -> Iterator[asyncio.AbstractEventLoop]:
-    """The Lambda process's event loop: Mangum runs each invocation on it, and so do the tests'
-    agent runs (as a worker Lambda would, elsewhere)."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.set_event_loop(None)
-    loop.close()
 
 
 def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
