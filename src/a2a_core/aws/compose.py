@@ -78,12 +78,11 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
 
 
 def build_kms_client(settings: Settings) -> KMSClient:
-    import boto3
-    from botocore.config import Config
+    from a2a_core.aws.clients import client_factory
 
-    config = Config(retries={"max_attempts": 4, "mode": "standard"}, connect_timeout=2, read_timeout=5)
-    session = boto3.session.Session(region_name=settings.aws_region)
-    return session.client("kms", endpoint_url=settings.aws_endpoint_url, config=config)
+    make = client_factory(settings.aws_region, settings.aws_endpoint_url, read_timeout=5)
+    client: KMSClient = make("kms")
+    return client
 
 
 def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tuple[KmsSigner, ...]:

@@ -160,14 +160,11 @@ class DynamoDBStreamPoller:
 
 def local_push_poller(settings: Settings, aws: LocalAws, signer: Signer) -> DynamoDBStreamPoller:
     """The push function, as `a2a-serverless dev` runs it: the real handler on moto's stream."""
-    import boto3
-
+    from a2a_core.aws.clients import client_factory
     from a2a_core.aws.compose import build_push_notifier
     from a2a_core.push.stream_handler import push_stream_handler
 
-    streams = boto3.session.Session(region_name=aws.region).client(
-        "dynamodbstreams", endpoint_url=aws.endpoint_url
-    )
+    streams = client_factory(aws.region, aws.endpoint_url, read_timeout=10)("dynamodbstreams")
     handler = push_stream_handler(build_push_notifier(settings, aws.clients, signer=signer))
     return DynamoDBStreamPoller.for_table(
         aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region
