@@ -189,6 +189,7 @@ class TaskLedger:
             run=head.run if change.run is _KEEP else change.run,
             created_at=self._clock(),
             owner=head.owner,
+            task_created_at=head.started_at,
         )
 
 

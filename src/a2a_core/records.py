@@ -27,7 +27,9 @@ from a2a_core.types import (
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+    # Stored records are read by whichever version of the code runs next to the writer's (a deploy
+    # updates functions one by one): fields a newer version added are ignored, not refused.
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
 
 class MessageAdded(_Record):
@@ -85,6 +87,15 @@ class Commit(_Record):
     # carried onto every later commit, so the head alone says whose task it is. None: a task
     # written before owners were recorded, treated as the anonymous caller's.
     owner: str | None = None
+    # When the task was created (its first commit's created_at), carried onto every later commit
+    # so a store can expire all of a task's items at the same moment (`started_at`). None on the
+    # first commit, which is created_at itself, and on commits written before it was recorded.
+    task_created_at: float | None = None
+
+    @property
+    def started_at(self) -> float | None:
+        """When the task was created, if this commit knows."""
+        return self.created_at if self.first_seq == 1 else self.task_created_at
 
     @property
     def last_seq(self) -> int:

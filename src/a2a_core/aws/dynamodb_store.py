@@ -103,6 +103,7 @@ async def query_all(client: DynamoDBClient, limit: int | None = None, **query: A
 class DynamoDBTaskStore(TaskStore):
     """Task logs in a DynamoDB table built from `resources.TABLE`; large commits in S3.
 
+    Every item of a task expires ``retention_seconds`` after the task was created (DynamoDB TTL).
     Bodies offloaded to S3 outlive their items when TTL deletes those: the bucket needs a
     lifecycle rule that expires ``tasks/`` objects after ``retention_seconds``.
     """
@@ -194,12 +195,19 @@ class DynamoDBTaskStore(TaskStore):
             LAST_SEQ: {"N": str(commit.last_seq)},
             STATE: {"S": commit.state.value},
             WRITE_ID: {"S": secrets.token_urlsafe(12)},
-            TABLE.ttl_attribute: {"N": str(int(self._clock()) + self._retention)},
+            TABLE.ttl_attribute: {"N": str(self._expires_at(commit))},
         }
         if commit.first_seq == 1:
             item[TABLE.context_key] = {"S": commit.context_id}
             item[TABLE.context_sort_key] = {"N": f"{commit.created_at:.6f}"}
         return item
+
+    def _expires_at(self, commit: Commit) -> int:
+        """Every item of a task expires ``retention`` after the task was created, together: a task
+        is never left with its newest commits and without its first. (Commits written before
+        tasks carried their creation time expire ``retention`` after they were written.)"""
+        started = commit.started_at
+        return int(started if started is not None else self._clock()) + self._retention
 
     async def _events(
         self, task_id: str, low: int, high: int, *, forward: bool = True, limit: int | None = None

@@ -325,19 +325,23 @@ async def test_aws_failures_surface_as_store_unavailable_without_aws_detail(
 
 
 @pytest.mark.anyio
-async def test_every_item_expires_retention_after_it_was_written(
+async def test_a_tasks_items_all_expire_retention_after_the_task_was_created(
     local_aws: LocalAws, aws_resources: ResourceNames
 ) -> None:
+    """A task is never cut down to its newest commits: even one continued long after it started
+    expires whole (and a push config retention after it was set)."""
     now = [1_700_000_000.25]
     store = make_store(local_aws, aws_resources, retention_seconds=30 * DAY, clock=lambda: now[0])
     pushes = DynamoDBPushConfigStore(
         local_aws.clients.dynamodb, aws_resources.table, retention_seconds=30 * DAY, clock=lambda: now[0]
     )
-    ledger = TaskLedger(store)
+    ledger = TaskLedger(store, clock=lambda: now[0])
     await ledger.create(task_id="t1", context_id="ctx", message=user_message(), run_id="r")
     await pushes.put("t1", PushNotificationConfig(url="https://hooks.example.com/", id="hook"))
     now[0] += DAY
     await ledger.write("t1", lambda _: Change([status(TaskState.working)]))
+    now[0] += 20 * DAY
+    await ledger.write("t1", lambda _: Change([status(TaskState.input_required)]))
 
     expiry = {
         item[TABLE.sort_key]["S"]: int(item[TABLE.ttl_attribute]["N"])
@@ -345,6 +349,28 @@ async def test_every_item_expires_retention_after_it_was_written(
     }
     assert expiry == {
         "EVT#0000000001": 1_700_000_000 + 30 * DAY,
-        "EVT#0000000003": 1_700_000_000 + 31 * DAY,
+        "EVT#0000000003": 1_700_000_000 + 30 * DAY,
+        "EVT#0000000004": 1_700_000_000 + 30 * DAY,
         "PUSH#hook": 1_700_000_000 + 30 * DAY,
     }
+
+
+@pytest.mark.anyio
+async def test_a_commit_that_does_not_know_when_its_task_started_expires_from_now(
+    local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    """Commits written before tasks carried their creation time keep the old rule."""
+    now = [1_700_000_000.0]
+    store = make_store(local_aws, aws_resources, retention_seconds=30 * DAY, clock=lambda: now[0])
+    ledger = TaskLedger(store, clock=lambda: now[0])
+    await ledger.create(task_id="t1", context_id="ctx", message=user_message(), run_id="r")
+    head = await ledger.head("t1")
+    legacy = head.model_copy(update={"first_seq": 3, "task_created_at": None})
+    now[0] += DAY
+    await store.append(legacy)
+
+    expiry = {
+        item[TABLE.sort_key]["S"]: int(item[TABLE.ttl_attribute]["N"])
+        for item in stored_items(local_aws, aws_resources)
+    }
+    assert expiry["EVT#0000000003"] == 1_700_000_000 + 31 * DAY
