@@ -10,7 +10,12 @@ and Lambda invocations are counted. Prices: us-east-1 list prices; the agent's o
 excluded; Lambda durations are those measured here against moto (an upper bound: moto answers
 slower than DynamoDB does).
 
-    .venv/bin/python bench/aws_cost.py [--tasks 50] [--json]
+The API requests are priced for the front door the stack was deployed with: the REST API
+($3.50/M, the default) or the HTTP API ($1.00/M, `front_door=FrontDoor.HTTP_API`); with
+``--front-door both`` (the default) the run is made twice, fed REST (payload 1.0) and HTTP API
+(payload 2.0) events respectively.
+
+    .venv/bin/python bench/aws_cost.py [--tasks 50] [--front-door both|rest_api|http_api] [--json]
 """
 
 from __future__ import annotations
@@ -38,10 +43,11 @@ from a2a_core.aws import clients as aws_clients  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
 from a2a_core.local.pollers import SqsPoller  # noqa: E402
-from warm_latency import FakeLambdaContext, rest_event  # noqa: E402
+from warm_latency import FakeLambdaContext, http_event, rest_event  # noqa: E402
 
 PRICES = {
     "apigw_rest_request": 3.50 / 1e6,
+    "apigw_http_request": 1.00 / 1e6,
     "lambda_request": 0.20 / 1e6,
     "lambda_gb_second_arm64": 0.0000133334,
     "dynamodb_write_unit": 0.625 / 1e6,
@@ -130,7 +136,14 @@ def load(name: str, path: Path) -> ModuleType:
     return module
 
 
-def run(tasks: int) -> dict[str, Any]:
+# front door -> (the event API Gateway sends the API function, its price per request)
+FRONT_DOORS: dict[str, tuple[Callable[[dict[str, Any], str], dict[str, Any]], str]] = {
+    "rest_api": (rest_event, "apigw_rest_request"),
+    "http_api": (http_event, "apigw_http_request"),
+}
+
+
+def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
     aws = start_local_aws()
     meter = Meter()
     original = aws_clients.build_clients
@@ -167,13 +180,16 @@ def run(tasks: int) -> dict[str, Any]:
     invocations.seconds.clear()
     try:
         for _ in range(tasks):
-            simple_task(api, poller)
+            simple_task(api, poller, FRONT_DOORS[front_door][0])
     finally:
         aws.stop()
-    return report(meter, invocations, tasks)
+        aws_clients.build_clients = original
+    return report(meter, invocations, tasks, front_door)
 
 
-def simple_task(api: Callable[..., Any], poller: SqsPoller) -> None:
+def simple_task(
+    api: Callable[..., Any], poller: SqsPoller, event: Callable[[dict[str, Any], str], dict[str, Any]]
+) -> None:
     send = {
         "jsonrpc": "2.0",
         "id": 1,
@@ -187,19 +203,19 @@ def simple_task(api: Callable[..., Any], poller: SqsPoller) -> None:
             "configuration": {"blocking": False},
         },
     }
-    task = json.loads(api(rest_event(send, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
+    task = json.loads(api(event(send, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
     # The worker runs on its own thread, as it runs in its own Lambda: the Powertools batch helper
     # owns that thread's event loop, the API handler (Mangum) owns the main thread's.
     with ThreadPoolExecutor(1) as pool:
         while pool.submit(poller.poll_once, 0).result() == 0:
             pass
     get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task["id"]}}
-    fetched = json.loads(api(rest_event(get, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
+    fetched = json.loads(api(event(get, str(uuid.uuid4())), FakeLambdaContext())["body"])["result"]
     if fetched["status"]["state"] != "completed":
         raise RuntimeError(f"task did not complete: {fetched['status']}")
 
 
-def report(meter: Meter, invocations: Invocations, tasks: int) -> dict[str, Any]:
+def report(meter: Meter, invocations: Invocations, tasks: int, front_door: str) -> dict[str, Any]:
     per = {
         "write_units": meter.write_units / tasks,
         "read_units": meter.read_units / tasks,
@@ -209,7 +225,7 @@ def report(meter: Meter, invocations: Invocations, tasks: int) -> dict[str, Any]
         "gb_seconds": sum(MEMORY_GB[n] * s for n, s in invocations.seconds.items()) / tasks,
     }
     dollars = {
-        "api_gateway": per["api_requests"] * PRICES["apigw_rest_request"],
+        "api_gateway": per["api_requests"] * PRICES[FRONT_DOORS[front_door][1]],
         "lambda_requests": per["lambda_invocations"] * PRICES["lambda_request"],
         "lambda_compute": per["gb_seconds"] * PRICES["lambda_gb_second_arm64"],
         "dynamodb_writes": per["write_units"] * PRICES["dynamodb_write_unit"],
@@ -219,6 +235,7 @@ def report(meter: Meter, invocations: Invocations, tasks: int) -> dict[str, Any]
     per_million = {k: round(v * 1e6, 3) for k, v in dollars.items()}
     return {
         "tasks": tasks,
+        "front_door": front_door,
         "per_task": {k: round(v, 3) for k, v in per.items()},
         "calls_per_task": {k: round(v / tasks, 2) for k, v in sorted(meter.calls.items())},
         "mean_put_item_bytes": round(sum(meter.item_bytes) / max(1, len(meter.item_bytes))),
@@ -233,7 +250,8 @@ def report(meter: Meter, invocations: Invocations, tasks: int) -> dict[str, Any]
 def print_report(result: dict[str, Any]) -> None:
     per = result["per_task"]
     print(
-        f"simple task (non-blocking send -> worker completes -> tasks/get), {result['tasks']} tasks on moto\n"
+        f"simple task (non-blocking send -> worker completes -> tasks/get), {result['tasks']} tasks on moto, "
+        f"front door: {result['front_door']}\n"
     )
     for key in ("write_units", "read_units", "sqs_requests"):
         verdict = "PASS" if per[key] <= TARGETS[key] else "MISS"
@@ -259,12 +277,17 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--tasks", type=int, default=50)
+    parser.add_argument("--front-door", choices=["both", *FRONT_DOORS], default="both")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = run(args.tasks)
+    doors = list(FRONT_DOORS) if args.front_door == "both" else [args.front_door]
+    results = [run(args.tasks, door) for door in doors]
     if args.json:
-        print(json.dumps(result, indent=2))
-    else:
+        print(json.dumps(results if len(results) > 1 else results[0], indent=2))
+        return
+    for index, result in enumerate(results):
+        if index:
+            print("\n" + "-" * 72 + "\n")
         print_report(result)
 
 

@@ -112,6 +112,47 @@ def rest_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
     }
 
 
+def http_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
+    """An API Gateway HTTP API proxy-integration event (payload format 2.0) for ``POST /``."""
+    now = time.time()
+    return {
+        "version": "2.0",
+        "routeKey": "ANY /",
+        "rawPath": "/",
+        "rawQueryString": "",
+        "headers": {
+            "accept": "application/json",
+            "content-type": "application/json",
+            "host": DOMAIN,
+            "user-agent": "a2a-bench/1.0",
+            "x-amzn-trace-id": f"Root=1-00000000-{request_id.replace('-', '')[:24]}",
+            "x-forwarded-for": "203.0.113.10",
+            "x-forwarded-port": "443",
+            "x-forwarded-proto": "https",
+        },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": DOMAIN.split(".")[0],
+            "domainName": DOMAIN,
+            "domainPrefix": DOMAIN.split(".")[0],
+            "http": {
+                "method": "POST",
+                "path": "/",
+                "protocol": "HTTP/1.1",
+                "sourceIp": "203.0.113.10",
+                "userAgent": "a2a-bench/1.0",
+            },
+            "requestId": request_id,
+            "routeKey": "ANY /",
+            "stage": "$default",
+            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
+            "timeEpoch": int(now * 1000),
+        },
+        "body": json.dumps(body),
+        "isBase64Encoded": False,
+    }
+
+
 def send_body(rpc_id: int) -> dict[str, Any]:
     return {
         "jsonrpc": "2.0",

@@ -12,9 +12,11 @@ from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
 from aws_cdk import aws_lambda as lambda_
 from constructs import IConstruct
 
+from infra.http_api import AgentHttpApi
 from infra.options import AuthMode
 
 if TYPE_CHECKING:
+    from infra.api import AgentApi
     from infra.service import A2AService
 
 PREFIX = "AwsSolutions::AwsSolutions-"
@@ -52,7 +54,20 @@ def acknowledge_service(service: A2AService) -> None:
         "Only this service's function roles read and write this bucket (large task bodies, expired "
         "by a lifecycle rule); CloudTrail data events are the audit trail, not a second log bucket.",
     )
-    rest_api = service.api.rest_api
+    if isinstance(service.api, AgentHttpApi):
+        _acknowledge_http_api(service, service.api)
+    else:
+        _acknowledge_rest_api(service, service.api)
+
+
+PUBLIC = (
+    "A public document (agent card, push JWKS, health check, docs page or index): A2A clients "
+    "read the card before they can authenticate, and none of these reveals task data."
+)
+
+
+def _acknowledge_rest_api(service: A2AService, api: AgentApi) -> None:
+    rest_api = api.rest_api
     acknowledge(
         rest_api,
         "APIG2",
@@ -65,24 +80,30 @@ def acknowledge_service(service: A2AService) -> None:
         "Access logs record every request; execution logs need the account-wide API Gateway "
         "CloudWatch role, which one application stack must not own (cloud_watch_role=False).",
     )
-    if service.api.web_acl_arn is None:
+    if api.web_acl_arn is None:
         acknowledge(
             rest_api.deployment_stage,
             "APIG3",
             "WAF is optional (web_acl_arn) because it costs per ACL and per request; the stage "
             "throttles every method.",
         )
-    public = (
-        "A public document (agent card, push JWKS, health check, docs page or index): A2A clients "
-        "read the card before they can authenticate, and none of these reveals task data."
-    )
-    for method in service.api.public_methods:
-        acknowledge(method, "APIG4", public)
-        acknowledge(method, "COG4", public)
+    for method in api.public_methods:
+        acknowledge(method, "APIG4", PUBLIC)
+        acknowledge(method, "COG4", PUBLIC)
     rules, reason = _PROTECTED[service.auth]
-    for method in service.api.protected_methods:
+    for method in api.protected_methods:
         for rule in rules:
             acknowledge(method, rule, reason)
+
+
+def _acknowledge_http_api(service: A2AService, api: AgentHttpApi) -> None:
+    # COG4 concerns REST methods only; API Gateway authorizes JWT and IAM routes itself.
+    for route in api.public_routes:
+        acknowledge(route, "APIG4", PUBLIC)
+    rules, reason = _PROTECTED[service.auth]
+    if "APIG4" in rules:
+        for route in api.protected_routes:
+            acknowledge(route, "APIG4", reason)
 
 
 # The findings each auth mode leaves on the methods that reach the agent, and why they stand.

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from aws_cdk import Duration
-from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_cloudwatch_actions as actions
 from aws_cdk import aws_lambda as lambda_
@@ -41,10 +42,11 @@ class ServiceAlarms(Construct):
             f"Messages are waiting in {name}.",
         )
 
-    def watch_api(self, api: apigw.RestApi) -> None:
+    def watch_api(self, server_errors: Callable[[Duration], cloudwatch.Metric]) -> None:
+        """``server_errors(period)``: the API's 5xx count metric (REST or HTTP API)."""
         self._above_zero(
             "ApiServerErrors",
-            api.metric_server_error(period=_PERIOD, statistic="Sum"),
+            server_errors(_PERIOD),
             "The API answered with HTTP 5xx (function errors, timeouts or integration failures).",
         )
 

@@ -12,6 +12,7 @@ from typing import Any
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_certificatemanager as acm
+from aws_cdk import aws_cloudwatch as cloudwatch
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
@@ -110,6 +111,17 @@ class AgentApi(Construct):
             )
         self.custom_domain = custom_domain
         self.web_acl_arn = web_acl_arn
+
+    @property
+    def custom_domain_target(self) -> str | None:
+        return self.domain.domain_name_alias_domain_name if self.domain is not None else None
+
+    def server_errors(self, period: Duration) -> cloudwatch.Metric:
+        return self.rest_api.metric_server_error(period=period, statistic="Sum")
+
+    def invoke_arn(self) -> str:
+        """``execute-api:Invoke`` on every method of the stage."""
+        return self.rest_api.arn_for_execute_api("*", "/*", STAGE)
 
     @property
     def url(self) -> str:

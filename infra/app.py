@@ -6,7 +6,8 @@ Context (``-c key=value`` or cdk.json): ``a2a:agent`` (``package.module:attribut
 ``a2a:jwt_jwks_url`` (for ``jwt``), ``a2a:allow_unauthenticated`` (``true``, required for
 ``none``),
 ``a2a:agent_packages`` (comma-separated directories of your packages, to bundle),
-``a2a:streaming`` (``buffered`` | ``response_stream``), ``a2a:architecture`` (``arm64`` |
+``a2a:streaming`` (``buffered`` | ``response_stream``), ``a2a:front_door`` (``rest_api`` |
+``http_api``), ``a2a:architecture`` (``arm64`` |
 ``x86_64``), ``a2a:alarm_topic_arn``, ``a2a:domain_name`` + ``a2a:certificate_arn``,
 ``a2a:push`` (``true`` adds push notifications), ``a2a:stack_name``, ``a2a:skip_bundling``
 (placeholder code, for tests only).
@@ -18,7 +19,7 @@ from aws_cdk import App, Validations
 from aws_cdk import aws_lambda as lambda_
 from cdk_nag import AwsSolutionsChecks
 
-from infra.options import AuthMode, ConfigurationError, CustomDomain, JwtIssuer, StreamingMode
+from infra.options import AuthMode, ConfigurationError, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
 from infra.stack import A2AStack
 
 DEFAULT_AGENT = "a2a_core.examples.echo:agent"
@@ -48,6 +49,7 @@ def build(app: App) -> A2AStack:
         jwt=JwtIssuer(issuer, audience, jwks_url) if issuer and audience and jwks_url else None,
         api_keys=[name for name in (context("api_keys") or "").split(",") if name] or None,
         streaming=StreamingMode(context("streaming", StreamingMode.BUFFERED.value)),
+        front_door=FrontDoor(context("front_door", FrontDoor.REST_API.value)),
         architecture=_ARCHITECTURES[context("architecture", "arm64") or "arm64"],
         alarm_topic_arn=context("alarm_topic_arn"),
         custom_domain=CustomDomain(domain, certificate) if domain and certificate else None,

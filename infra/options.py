@@ -38,6 +38,13 @@ class AuthMode(enum.Enum):
     NONE = "none"
 
 
+class FrontDoor(enum.Enum):
+    # API Gateway REST API ($3.50/M requests): API keys and usage plans, response streaming, WAF.
+    REST_API = "rest_api"
+    # API Gateway HTTP API ($1.00/M): JWT (RSA, OIDC discovery), IAM or none; buffered; no WAF.
+    HTTP_API = "http_api"
+
+
 class StreamingMode(enum.Enum):
     # Mangum behind a buffered Lambda proxy: a stream is returned as one SSE body (29 s, 6 MB).
     BUFFERED = "buffered"
@@ -151,6 +158,25 @@ def _check_jwt(jwt: JwtIssuer) -> None:
         )
     if not 0 <= jwt.cache_ttl.to_seconds() <= MAX_AUTHORIZER_CACHE.to_seconds():
         raise ConfigurationError("jwt.cache_ttl must be 0-3600 seconds (API Gateway's authorizer cache)")
+
+
+def check_front_door(
+    front_door: FrontDoor, auth: AuthMode, streaming: StreamingMode, web_acl_arn: str | None
+) -> None:
+    if front_door is FrontDoor.REST_API:
+        return
+    if auth is AuthMode.API_KEY:
+        raise ConfigurationError(
+            "front_door=FrontDoor.HTTP_API has no API keys: use auth=AuthMode.JWT or AuthMode.IAM, "
+            "or the REST API for API keys"
+        )
+    if streaming is not StreamingMode.BUFFERED:
+        raise ConfigurationError(
+            "front_door=FrontDoor.HTTP_API cannot stream responses: use streaming=StreamingMode.BUFFERED, "
+            "or the REST API for response streaming"
+        )
+    if web_acl_arn is not None:
+        raise ConfigurationError("web_acl_arn: AWS WAF cannot be associated with an HTTP API")
 
 
 def check_agent(agent: str, packages: Sequence[str], root: Path) -> None:

@@ -23,9 +23,10 @@ from a2a_core.aws.resources import PUSH_QUEUE
 from infra import acknowledgments
 from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
-from infra.api import STAGE, AgentApi
+from infra.api import AgentApi
 from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
 from infra.functions import RUNTIME, ServiceFunctions
+from infra.http_api import AgentHttpApi
 from infra.options import (
     API_BUFFERED,
     API_STREAM,
@@ -36,11 +37,13 @@ from infra.options import (
     AuthMode,
     ConfigurationError,
     CustomDomain,
+    FrontDoor,
     FunctionOptions,
     JwtIssuer,
     StreamingMode,
     check_agent,
     check_auth,
+    check_front_door,
     check_limits,
 )
 from infra.queues import RunQueues
@@ -82,6 +85,7 @@ class A2AService(Construct):
         api_keys: Sequence[str] | None = None,
         api_key_limits: ApiKeyLimits | None = DEFAULT_API_KEY_LIMITS,
         streaming: StreamingMode = StreamingMode.BUFFERED,
+        front_door: FrontDoor = FrontDoor.REST_API,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         api_function: FunctionOptions | None = None,
         worker_function: FunctionOptions = WORKER,
@@ -111,7 +115,8 @@ class A2AService(Construct):
         ``default``; add more with ``add_api_key``); ``AuthMode.JWT`` trusts the issuer in
         ``jwt`` through a Lambda authorizer; ``AuthMode.IAM`` needs SigV4 from principals given
         ``grant_invoke``; ``AuthMode.NONE`` must be confirmed with
-        ``allow_unauthenticated=True``. ``streaming`` picks buffered Mangum (default) or API
+        ``allow_unauthenticated=True``. ``front_door`` is the REST API (default) or the cheaper
+        HTTP API (JWT, IAM or none; buffered; no WAF). ``streaming`` picks buffered Mangum (default) or API
         Gateway response streaming through the Lambda Web Adapter. ``api_function``,
         ``worker_function`` and ``dead_letter_function`` set memory and timeout; the queue's
         visibility timeout and the worker's lease follow the worker's timeout. ``retention_days``
@@ -125,6 +130,7 @@ class A2AService(Construct):
         if api_keys is None and auth is AuthMode.API_KEY:
             key_names = (DEFAULT_API_KEY,)
         check_auth(auth, allow_unauthenticated, jwt, key_names, api_key_limits)
+        check_front_door(front_door, auth, streaming, web_acl_arn)
         check_agent(agent, agent_packages, ROOT)
         api_options = api_function or (
             API_STREAM if streaming is StreamingMode.RESPONSE_STREAM else API_BUFFERED
@@ -133,6 +139,7 @@ class A2AService(Construct):
         self.auth = auth
         self.jwt = jwt
         self.streaming = streaming
+        self.front_door = front_door
 
         self.storage = TaskStorage(self, "Storage", retention_days=retention_days)
         self.queues = RunQueues(
@@ -171,7 +178,12 @@ class A2AService(Construct):
             log_retention=log_retention,
         )
         self.api_function = self._add_api_function(api_options, architecture, web_adapter_layer_arn)
-        self.authorizer_function = self._add_authorizer_function(jwt) if jwt is not None else None
+        # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
+        self.authorizer_function = (
+            self._add_authorizer_function(jwt)
+            if jwt is not None and front_door is FrontDoor.REST_API
+            else None
+        )
         self.worker_function = self.functions.add(
             "Worker",
             handler="functions.worker.handler.handler",
@@ -203,32 +215,45 @@ class A2AService(Construct):
             )
         )
 
-        self.api = AgentApi(
-            self,
-            "Api",
-            handler=self.api_function,
-            streaming=streaming,
-            auth_mode=auth,
-            protected=gateway_auth.method_options(
-                auth,
-                gateway_auth.token_authorizer(self, self.authorizer_function, jwt.cache_ttl)
-                if self.authorizer_function is not None and jwt is not None
-                else None,
-            ),
-            integration_timeout=api_options.timeout,
-            throttling_rate_limit=throttling_rate_limit,
-            throttling_burst_limit=throttling_burst_limit,
-            log_retention=log_retention,
-            custom_domain=custom_domain,
-            web_acl_arn=web_acl_arn,
-        )
-        self.api_keys = (
-            gateway_auth.ApiKeys(
-                self, "ApiKeys", rest_api=self.api.rest_api, limits=api_key_limits, names=key_names
+        self.api: AgentApi | AgentHttpApi
+        self.api_keys: gateway_auth.ApiKeys | None = None
+        if front_door is FrontDoor.HTTP_API:
+            self.api = AgentHttpApi(
+                self,
+                "HttpApi",
+                handler=self.api_function,
+                auth_mode=auth,
+                jwt=jwt,
+                integration_timeout=api_options.timeout,
+                throttling_rate_limit=throttling_rate_limit,
+                throttling_burst_limit=throttling_burst_limit,
+                log_retention=log_retention,
+                custom_domain=custom_domain,
             )
-            if auth is AuthMode.API_KEY
-            else None
-        )
+        else:
+            self.api = AgentApi(
+                self,
+                "Api",
+                handler=self.api_function,
+                streaming=streaming,
+                auth_mode=auth,
+                protected=gateway_auth.method_options(
+                    auth,
+                    gateway_auth.token_authorizer(self, self.authorizer_function, jwt.cache_ttl)
+                    if self.authorizer_function is not None and jwt is not None
+                    else None,
+                ),
+                integration_timeout=api_options.timeout,
+                throttling_rate_limit=throttling_rate_limit,
+                throttling_burst_limit=throttling_burst_limit,
+                log_retention=log_retention,
+                custom_domain=custom_domain,
+                web_acl_arn=web_acl_arn,
+            )
+            if auth is AuthMode.API_KEY:
+                self.api_keys = gateway_auth.ApiKeys(
+                    self, "ApiKeys", rest_api=self.api.rest_api, limits=api_key_limits, names=key_names
+                )
         if "A2A_PUBLIC_URL" not in (environment or {}):
             self.functions.set_environment("A2A_PUBLIC_URL", self.api.url)
 
@@ -236,7 +261,7 @@ class A2AService(Construct):
         for name, function in self.functions.functions.items():
             self.alarms.watch_function(name, function)
         self.alarms.watch_dead_letters("DeadLetters", self.queues.dead_letters)
-        self.alarms.watch_api(self.api.rest_api)
+        self.alarms.watch_api(self.api.server_errors)
         self.push_function: lambda_.Function | None = None
         self.push_failures: sqs.Queue | None = None
         self.push_dead_letters: sqs.Queue | None = None
@@ -260,7 +285,7 @@ class A2AService(Construct):
         return iam.Grant.add_to_principal(
             grantee=grantee,
             actions=["execute-api:Invoke"],
-            resource_arns=[self.api.rest_api.arn_for_execute_api("*", "/*", STAGE)],
+            resource_arns=[self.api.invoke_arn()],
         )
 
     @property

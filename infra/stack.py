@@ -11,7 +11,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.options import AuthMode, CustomDomain, JwtIssuer, StreamingMode
+from infra.options import AuthMode, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
 from infra.service import A2AService
 
 
@@ -28,6 +28,7 @@ class A2AStack(Stack):
         jwt: JwtIssuer | None = None,
         api_keys: Sequence[str] | None = None,
         streaming: StreamingMode = StreamingMode.BUFFERED,
+        front_door: FrontDoor = FrontDoor.REST_API,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         alarm_topic_arn: str | None = None,
         custom_domain: CustomDomain | None = None,
@@ -50,6 +51,7 @@ class A2AStack(Stack):
             jwt=jwt,
             api_keys=api_keys,
             streaming=streaming,
+            front_door=front_door,
             architecture=architecture,
             alarm_topic=topic,
             custom_domain=custom_domain,
@@ -68,9 +70,10 @@ class A2AStack(Stack):
                 key.key_id,
                 f"API key '{name}': aws apigateway get-api-key --include-value --api-key <this id>",
             )
-        if self.service.api.domain is not None:
+        target = self.service.api.custom_domain_target
+        if target is not None:
             outputs["CustomDomainTarget"] = (
-                self.service.api.domain.domain_name_alias_domain_name,
+                target,
                 "Point the custom domain's CNAME (or alias) here",
             )
         for name, (value, description) in outputs.items():

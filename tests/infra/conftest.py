@@ -3,7 +3,8 @@
 ``Default`` is the stack `infra.app` deploys (buffered, arm64, API keys). ``Full`` turns every
 option on: JWT auth, response streaming, x86_64, custom function options, alarm topic, custom
 domain, WAF, extra environment and the push hook. ``Iam`` and ``Open`` are the other two auth
-modes (SigV4, and none with the explicit opt-out). Code is a placeholder
+modes (SigV4, and none with the explicit opt-out). ``Http`` is the HTTP API front door (JWT,
+custom domain, push). Code is a placeholder
 (``a2a:skip_bundling``); `test_bundle.py` bundles for real.
 """
 
@@ -28,6 +29,7 @@ from aws_cdk.assertions import Template  # noqa: E402
 from infra.options import (  # noqa: E402
     AuthMode,
     CustomDomain,
+    FrontDoor,
     FunctionOptions,
     JwtIssuer,
     StreamingMode,
@@ -62,6 +64,16 @@ def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
     A2AStack(app, "Default", agent=AGENT)
     A2AStack(app, "Iam", agent=AGENT, auth=AuthMode.IAM)
     A2AStack(app, "Open", agent=AGENT, auth=AuthMode.NONE, allow_unauthenticated=True)
+    A2AStack(
+        app,
+        "Http",
+        agent=AGENT,
+        front_door=FrontDoor.HTTP_API,
+        auth=AuthMode.JWT,
+        jwt=ISSUER,
+        custom_domain=DOMAIN,
+        push=True,
+    )
     full_stack = Stack(app, "Full")
     service = A2AService(
         full_stack,
@@ -109,6 +121,11 @@ def iam(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
 @pytest.fixture(scope="session")
 def open_(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
     return Template.from_json(synthesized[0].get_stack_by_name("Open").template)
+
+
+@pytest.fixture(scope="session")
+def http(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name("Http").template)
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from aws_cdk import Stack, cx_api
 from aws_cdk import aws_s3 as s3
 from cfnlint.api import lint  # type: ignore[import-untyped]
 from cfnlint.config import ManualArgs  # type: ignore[import-untyped]
+from infra.auth import PUBLIC_PATHS
 from infra.bundling import ROOT
 from infra.service import A2AService
 from infra.testing import checked_app
@@ -38,6 +39,7 @@ PUBLIC_METHODS = [
 ]
 PROTECTED_METHODS = ["Default/ANY", "Default/{proxy+}/ANY"]
 NO_WAF = [("APIG3", "Service/Api/Api/DeploymentStage.prod/Resource")]
+SQS_DEAD_LETTERS = [("SQS3", "Service/PushFailures/Resource"), ("SQS3", "Service/PushDeadLetters/Resource")]
 
 
 def _methods(rules: tuple[str, ...], methods: list[str]) -> list[tuple[str, str]]:
@@ -52,6 +54,7 @@ MODE_FINDINGS = {
     "none": _methods(("APIG4", "COG4"), PROTECTED_METHODS),
     "jwt": _methods(("COG4",), PROTECTED_METHODS),
     "iam": _methods(("COG4",), PROTECTED_METHODS),
+    "http_api": [],  # JWT routes: API Gateway authorizes; the REST-only rules do not apply
 }
 
 
@@ -63,7 +66,8 @@ def _expected(
         findings.remove(
             ("IAM5[Resource::<Parts.Arn>/tasks/*]", "Service/Functions/AuthorizerRole/DefaultPolicy/Resource")
         )
-    every = [*findings, *API_FINDINGS, *PUBLIC_FINDINGS, *MODE_FINDINGS[mode], *extra]
+    api = [*API_FINDINGS, *PUBLIC_FINDINGS] if mode != "http_api" else [API_FINDINGS[0]]  # S1 only
+    every = [*findings, *api, *MODE_FINDINGS[mode], *extra]
     return {(f"AwsSolutions-{rule}", f"{stack}/{path}") for rule, path in every}
 
 
@@ -85,15 +89,20 @@ def test_cdk_nag_passes_with_only_specific_acknowledgments(
         rule = re.sub(r"<\w*Parts\w*\.Arn>", "<Parts.Arn>", finding["ruleName"])
         acknowledged |= {(rule, construct["constructPath"]) for construct in finding["violatingConstructs"]}
     basic = ["Api", "Worker", "DeadLetter"]
+    http_public = [
+        ("APIG4", f"Service/HttpApi/Api/GET--{path.strip('/').replace('/', '--')}/Resource")
+        for path in PUBLIC_PATHS
+    ]
     assert acknowledged == (
-        _expected("Default", basic, "api_key", NO_WAF)
+        _expected("Http", [*basic, "Push"], "http_api", [*SQS_DEAD_LETTERS, *http_public])
+        | _expected("Default", basic, "api_key", NO_WAF)
         | _expected("Iam", basic, "iam", NO_WAF)
         | _expected("Open", basic, "none", NO_WAF)
         | _expected(
             "Full",
             [*basic, "Authorizer", "Push"],
             "jwt",
-            [("SQS3", "Service/PushFailures/Resource"), ("SQS3", "Service/PushDeadLetters/Resource")],
+            SQS_DEAD_LETTERS,
         )
     )
 
@@ -105,7 +114,7 @@ def test_cdk_nag_fails_synth_on_an_unacknowledged_finding(tmp_path: Path) -> Non
         app.synth()
 
 
-@pytest.mark.parametrize("stack", ["Default", "Full", "Iam", "Open"])
+@pytest.mark.parametrize("stack", ["Default", "Full", "Iam", "Open", "Http"])
 def test_cfn_lint_passes(
     synthesized: tuple[cx_api.CloudAssembly, A2AService], cdk_out: Path, stack: str
 ) -> None:
