@@ -96,7 +96,8 @@ def public_url(configured: str | None, scope: Mapping[str, Any], headers: Mappin
     """The JSON-RPC endpoint URL as the caller reached it, unless one is configured.
 
     Behind API Gateway the stage is part of the path the client used (``/prod/``) but not of the
-    path Lambda sees, so it is taken from the event's request context.
+    path Lambda sees, so it is taken from the event's request context. An HTTP API's ``$default``
+    stage, a custom domain and a function URL (``<id>.lambda-url.<region>.on.aws``) have none.
     """
     if configured:
         return configured.rstrip("/") + "/"

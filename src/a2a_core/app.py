@@ -57,7 +57,7 @@ def create_app(
         reply = await service.dispatcher.dispatch(body, caller)
         if isinstance(reply, bytes):
             return Response(reply, media_type=JSON)
-        if "aws.event" in request.scope:  # Mangum: API Gateway takes one response body
+        if "aws.event" in request.scope:  # Mangum: API Gateway and function URLs take one body
             return await sse.buffered(reply, budget=settings.stream_buffer_seconds)
         return sse.incremental(reply, keepalive=settings.stream_keepalive_seconds)
 

@@ -3,6 +3,7 @@ context, and API key matching."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,6 +13,7 @@ from pydantic import SecretStr
 from a2a_core.auth import CredentialsMissingError, CredentialsRejectedError, gateway
 from a2a_core.auth.api_key import ApiKeyAuthenticator
 from a2a_core.auth.bearer import AuthUnavailableError, BearerAuthenticator, Jwks, TokenValidator
+from a2a_core.auth.iam import IamAuthenticator
 from a2a_core.auth.testing import LocalIssuer
 
 pytestmark = pytest.mark.anyio
@@ -121,6 +123,20 @@ def test_claims_from_each_kind_of_authorizer(
     assert gateway.scopes(claims) == scopes
 
 
+@pytest.mark.parametrize(
+    ("jwt", "scopes"),
+    [
+        ({"claims": {"sub": "u1", "scope": "a b"}, "scopes": ["b", "c"]}, {"a", "b", "c"}),
+        ({"claims": {"sub": "u1"}, "scopes": ["c"]}, {"c"}),
+        ({"claims": {"sub": "u1", "scp": "[a b]"}, "scopes": None}, {"a", "b"}),
+    ],
+)
+def test_an_http_api_jwt_authorizer_lists_scopes_beside_the_claims(
+    jwt: dict[str, Any], scopes: set[str]
+) -> None:
+    assert gateway.authorizer_scopes({"authorizer": {"jwt": jwt}}) == scopes
+
+
 NOW = 1_800_000_000
 
 
@@ -170,3 +186,23 @@ async def test_api_keys_match_by_value_and_answer_with_the_key_id() -> None:
         await authenticator.authenticate({}, {"x-api-key": "key-number-3 "})
     with pytest.raises(CredentialsMissingError):
         await authenticator.authenticate({}, {"x-api-key": ""})
+
+
+def v2_context_header(**authorizer: Any) -> dict[str, str]:
+    """The Lambda Web Adapter's context header behind an HTTP API or a function URL."""
+    http = {"method": "POST", "path": "/", "protocol": "HTTP/1.1", "sourceIp": "203.0.113.10"}
+    return {gateway.CONTEXT_HEADER: json.dumps({"http": http, "stage": "$default", "authorizer": authorizer})}
+
+
+async def test_the_iam_caller_of_a_payload_2_context_header() -> None:
+    arn = "arn:aws:iam::123456789012:user/alice"
+    headers = v2_context_header(iam={"userArn": arn, "accessKey": "AKIAEXAMPLE"})
+    principal = await IamAuthenticator(trust_context_header=True).authenticate({}, headers)
+    assert principal.key == f"iam:{arn}"
+
+
+async def test_an_api_key_beside_a_payload_2_context_header_is_refused() -> None:
+    headers = {**v2_context_header(), "x-api-key": "key-number-1"}
+    authenticator = ApiKeyAuthenticator({"k1": SecretStr("key-number-1")}, trust_context_header=True)
+    with pytest.raises(CredentialsRejectedError):
+        await authenticator.authenticate({}, headers)

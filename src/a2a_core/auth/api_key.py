@@ -1,8 +1,9 @@
 """``auth_mode=api_key``: the ``x-api-key`` header.
 
 Behind API Gateway the REST API requires the key and its usage plan validates (and throttles)
-it; the app reads the key's id from the request context. Served directly (``a2a-serverless
-dev``), the app compares the header with the configured keys itself, in constant time.
+it; the app reads the key's id from the request context. HTTP APIs and function URLs have no API
+keys, so a request through one is refused. Served directly (``a2a-serverless dev``), the app
+compares the header with the configured keys itself, in constant time.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ class ApiKeyAuthenticator(Authenticator):
     async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
         context = gateway.request_context(scope, headers, trust_header=self._trust_header)
         if context is not None:
+            if gateway.is_payload_v2(context):
+                # An HTTP API or function URL checks no API key: an x-api-key header here is unverified.
+                raise CredentialsRejectedError(
+                    "Access denied: API keys are checked only by an API Gateway REST API, and this "
+                    "request came through an HTTP API or a Lambda function URL"
+                )
             key_id = gateway.identity(context, "apiKeyId")
             if key_id is None:  # the method does not require a key: a deployment mistake, fail closed
                 raise CredentialsMissingError(

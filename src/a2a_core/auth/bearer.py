@@ -187,7 +187,7 @@ class BearerAuthenticator(Authenticator):
                     "Authentication required: API Gateway passed no token claims", challenge=CHALLENGE
                 )
             self._refuse_expired(claims.get("exp"))
-            return Principal("jwt", f"{claims.get('iss', '')}|{subject}", gateway.scopes(claims))
+            return Principal("jwt", f"{claims.get('iss', '')}|{subject}", gateway.authorizer_scopes(context))
         token = bearer_token(headers.get("authorization", ""))
         if self.validator is None:
             raise CredentialsRejectedError("Access denied: tokens are checked by API Gateway, not here")

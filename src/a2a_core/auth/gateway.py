@@ -7,6 +7,10 @@ behind the AWS Lambda Web Adapter (response streaming), from the ``x-amzn-reques
 header, which the adapter always overwrites with the event's context. That header is trusted only
 when the deployment says so (`Settings.trust_request_context_header`): on a server clients reach
 directly, anyone could send it.
+
+A REST API sends payload format 1.0; an HTTP API and a Lambda function URL send 2.0, whose
+context has the request line under ``http``, the SigV4 caller under ``authorizer.iam`` rather
+than ``identity``, and no API key (HTTP APIs have none).
 """
 
 from __future__ import annotations
@@ -36,9 +40,28 @@ def request_context(
     return context if isinstance(context, Mapping) else {}
 
 
+def is_payload_v2(context: Mapping[str, Any]) -> bool:
+    """Whether the context is payload format 2.0 (an HTTP API or a function URL).
+
+    Told by the context's ``http`` section rather than the event's ``version``: the context
+    header of the Lambda Web Adapter carries the context alone."""
+    return isinstance(context.get("http"), Mapping)
+
+
 def identity(context: Mapping[str, Any], field: str) -> str | None:
-    """``requestContext.identity.<field>`` when it is a non-empty string."""
-    section = context.get("identity")
+    """``requestContext.identity.<field>`` (payload 1.0) when it is a non-empty string."""
+    return _text(context.get("identity"), field)
+
+
+def iam_caller(context: Mapping[str, Any]) -> str | None:
+    """The ARN of the identity that signed the request, as the gateway verified it:
+    ``identity.userArn`` (payload 1.0) or ``authorizer.iam.userArn`` (2.0)."""
+    authorizer = context.get("authorizer")
+    iam = authorizer.get("iam") if isinstance(authorizer, Mapping) else None
+    return identity(context, "userArn") or _text(iam, "userArn")
+
+
+def _text(section: object, field: str) -> str | None:
     value = section.get(field) if isinstance(section, Mapping) else None
     return value if isinstance(value, str) and value else None
 
@@ -54,6 +77,16 @@ def authorizer_claims(context: Mapping[str, Any]) -> Mapping[str, Any]:
         if isinstance(nested, Mapping):
             return nested
     return authorizer
+
+
+def authorizer_scopes(context: Mapping[str, Any]) -> frozenset[str]:
+    """The verified token's scopes: its ``scope`` or ``scp`` claim and, from an HTTP API JWT
+    authorizer, the ``jwt.scopes`` list (which may be null)."""
+    authorizer = context.get("authorizer")
+    jwt = authorizer.get("jwt") if isinstance(authorizer, Mapping) else None
+    listed = jwt.get("scopes") if isinstance(jwt, Mapping) else None
+    granted = [item for item in listed if isinstance(item, str)] if isinstance(listed, list) else []
+    return scopes(authorizer_claims(context)) | frozenset(granted)
 
 
 def scopes(claims: Mapping[str, Any]) -> frozenset[str]:

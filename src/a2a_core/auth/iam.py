@@ -1,6 +1,7 @@
-"""``auth_mode=iam``: SigV4-signed requests, verified by API Gateway (``AWS_IAM`` authorization).
+"""``auth_mode=iam``: SigV4-signed requests, verified by API Gateway (``AWS_IAM`` authorization)
+or by Lambda (a function URL with ``AWS_IAM`` auth).
 
-Only API Gateway can check a SigV4 signature against IAM, so this mode works only behind it;
+Only AWS can check a SigV4 signature against IAM, so this mode works only behind one of them;
 the caller is the signing identity's ARN from the request context.
 """
 
@@ -21,7 +22,7 @@ class IamAuthenticator(Authenticator):
 
     async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
         context = gateway.request_context(scope, headers, trust_header=self._trust_header)
-        arn = gateway.identity(context, "userArn") if context is not None else None
+        arn = gateway.iam_caller(context) if context is not None else None
         if arn is None:
             raise CredentialsMissingError(
                 "Authentication required: sign the request with AWS Signature Version 4", challenge=CHALLENGE
