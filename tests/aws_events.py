@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import time
 import uuid
 from collections.abc import Sequence
@@ -50,6 +51,24 @@ ROOT = Path(__file__).resolve().parents[1]
 def lambda_context(function_name: str = "a2a-worker", remaining_ms: int = 900_000) -> LocalLambdaContext:
     """A Lambda context whose invocation has ``remaining_ms`` left from now."""
     return LocalLambdaContext(function_name, timeout_seconds=remaining_ms / 1000)
+
+
+def api_context() -> LocalLambdaContext:
+    """The API function's context: 29 s, API Gateway's integration timeout."""
+    return lambda_context("a2a-api", 29_000)
+
+
+EVENTS = ROOT / "tests" / "events"
+
+
+def api_event(name: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The API Gateway event in ``tests/events/<name>``, with ``body`` as its JSON body."""
+    loaded: dict[str, Any] = json.loads((EVENTS / name).read_text())
+    if body is not None:
+        loaded["body"] = json.dumps(body)
+        if "content-length" in loaded.get("headers", {}):
+            loaded["headers"]["content-length"] = str(len(loaded["body"]))
+    return loaded
 
 
 @dataclass

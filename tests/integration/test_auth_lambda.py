@@ -6,17 +6,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import json
-from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 from a2a_core.settings import SettingsError
-from aws_events import load_function
-
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
+from aws_events import api_context, api_event, load_function
 
 # mode -> (event file, the caller's principal as tasks record it, how to make it someone else)
 MODES = {
@@ -43,22 +39,6 @@ def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
     return load_function(monkeypatch, "api", env)
 
 
-def lambda_context() -> Any:
-    return SimpleNamespace(
-        function_name="a2a-api",
-        aws_request_id="c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
-        invoked_function_arn="arn:aws:lambda:us-east-1:123456789012:function:a2a-api",
-        get_remaining_time_in_millis=lambda: 29_000,
-    )
-
-
-def event(name: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((EVENTS / name).read_text())
-    if body is not None:
-        loaded["body"] = json.dumps(body)
-    return loaded
-
-
 def as_someone_else(original: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     changed = copy.deepcopy(original)
     section = changed["requestContext"]
@@ -69,7 +49,7 @@ def as_someone_else(original: dict[str, Any], path: tuple[str, ...]) -> dict[str
 
 
 def call(api: ModuleType, request: dict[str, Any]) -> tuple[int, dict[str, str], dict[str, Any]]:
-    response = api.handler(request, lambda_context())
+    response = api.handler(request, api_context())
     body: dict[str, Any] = json.loads(response["body"])
     return response["statusCode"], response["headers"], body
 
@@ -80,13 +60,13 @@ def test_the_gateway_verified_caller_owns_its_tasks(
 ) -> None:
     name, principal, other = MODES[mode]
     api = load_handler(monkeypatch, A2A_AUTH_MODE=mode)
-    status, _, answer = call(api, event(name))
+    status, _, answer = call(api, api_event(name))
     assert status == 200
     task_id = answer["result"]["id"]
     head = loop.run_until_complete(api.store.head(task_id))
     assert head.owner == principal
 
-    get = event(name, {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}})
+    get = api_event(name, {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}})
     assert call(api, get)[2]["result"]["id"] == task_id
     status, _, answer = call(api, as_someone_else(get, other))
     assert status == 200
@@ -99,7 +79,7 @@ def test_a_request_the_gateway_did_not_authenticate_is_401(
 ) -> None:
     # What arrives when the method was deployed without the authorizer: fail closed.
     api = load_handler(monkeypatch, A2A_AUTH_MODE=mode)
-    status, headers, answer = call(api, event("apigw_rest_message_send.json"))
+    status, headers, answer = call(api, api_event("apigw_rest_message_send.json"))
     assert status == 401
     assert headers["www-authenticate"] == CHALLENGES[mode]
     assert answer["error"]["code"] == -32600
@@ -109,7 +89,7 @@ def test_a_request_the_gateway_did_not_authenticate_is_401(
 def test_scopes_and_claims_come_from_the_cognito_authorizer() -> None:
     from a2a_core.auth.bearer import BearerAuthenticator
 
-    request = event("apigw_rest_cognito_message_send.json")
+    request = api_event("apigw_rest_cognito_message_send.json")
     principal = asyncio.run(BearerAuthenticator(None).authenticate({"aws.event": request}, {}))
     assert principal.kind == "jwt"
     assert principal.scopes == {"a2a/tasks.write", "a2a/tasks.read"}
@@ -120,7 +100,7 @@ def test_the_extended_card_through_the_gateway(
 ) -> None:
     skills = [{"id": "internal", "name": "Internal", "description": "For callers with a key", "tags": []}]
     api = load_handler(monkeypatch, A2A_AUTH_MODE="api_key", A2A_EXTENDED_SKILLS=json.dumps(skills))
-    card_event = event("apigw_rest_agent_card.json")
+    card_event = api_event("apigw_rest_agent_card.json")
     card_event["path"] = card_event["requestContext"]["resourcePath"] = "/agent/authenticatedExtendedCard"
     status, _, _ = call(api, card_event)
     assert status == 401

@@ -28,11 +28,10 @@ from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner
 from a2a_core.push.urls import UrlPolicy
 from auth_support import API_KEYS, KEYS, client_for, message, rpc, send
+from aws_events import EVENTS, ROOT
 from push_receiver import closed_port, receiving
 from support import Stack
 
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
 WRONG_KEY = "leaked-key-9d8c7b6a5f4e3d2c"
 PUSH_TOKEN = "push-token-3c2b1a0f9e8d7c6b"
 PUSH_CREDENTIALS = "push-credentials-7e6d5c4b3a29"

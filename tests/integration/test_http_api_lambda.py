@@ -8,8 +8,7 @@ import asyncio
 import copy
 import json
 import time
-from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -17,10 +16,7 @@ import pytest
 from a2a_core.service import build_service
 from agents import slow
 from auth_support import message, rpc, sse_data
-from aws_events import load_function
-
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
+from aws_events import api_context, api_event, load_function
 
 COGNITO = "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_Example1"
 ALICE_JWT = f"jwt:{COGNITO}|73a1b2c3-4d5e-6f70-8192-a3b4c5d6e7f8"
@@ -33,33 +29,16 @@ def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
     return load_function(monkeypatch, "api", {"A2A_BACKEND": "memory", **env})
 
 
-def lambda_context() -> Any:
-    return SimpleNamespace(
-        function_name="a2a-api",
-        aws_request_id="c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
-        invoked_function_arn="arn:aws:lambda:us-east-1:123456789012:function:a2a-api",
-        get_remaining_time_in_millis=lambda: 29_000,
-    )
-
-
-def event(name: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((EVENTS / name).read_text())
-    if body is not None:
-        loaded["body"] = json.dumps(body)
-        loaded["headers"]["content-length"] = str(len(loaded["body"]))
-    return loaded
-
-
 def jwt_event(body: dict[str, Any] | None = None, *, expires_in: float = 3600) -> dict[str, Any]:
     """The JWT authorizer's event, its token expiring ``expires_in`` seconds from now (the
     authorizer renders the numeric claim as a string of digits)."""
-    loaded = event("apigw_http_jwt_message_send.json", body)
+    loaded = api_event("apigw_http_jwt_message_send.json", body)
     loaded["requestContext"]["authorizer"]["jwt"]["claims"]["exp"] = str(int(time.time() + expires_in))
     return loaded
 
 
 def call(api: ModuleType, request: dict[str, Any]) -> tuple[int, dict[str, str], dict[str, Any]]:
-    response = api.handler(request, lambda_context())
+    response = api.handler(request, api_context())
     assert "multiValueHeaders" not in response, "a payload 2.0 event gets a 2.0 response"
     body: dict[str, Any] = json.loads(response["body"])
     return response["statusCode"], response.get("headers", {}), body
@@ -82,7 +61,7 @@ def test_message_send_and_tasks_get_through_an_http_api(
     monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop
 ) -> None:
     api = load_handler(monkeypatch, A2A_ALLOW_UNAUTHENTICATED="true")
-    request = event("apigw_http_message_send.json")
+    request = api_event("apigw_http_message_send.json")
     status, headers, answer = call(api, request)
     assert status == 200
     assert headers["content-type"] == "application/json"
@@ -111,7 +90,7 @@ def test_the_card_url_has_no_stage_path(
     monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop, name: str, url: str
 ) -> None:
     api = load_handler(monkeypatch, A2A_ALLOW_UNAUTHENTICATED="true")
-    status, _, card = call(api, event(name))
+    status, _, card = call(api, api_event(name))
     assert status == 200
     assert card["url"] == url
 
@@ -161,7 +140,7 @@ def test_a_route_without_an_authorizer_is_401(
     monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop, mode: str, challenge: str
 ) -> None:
     api = load_handler(monkeypatch, A2A_AUTH_MODE=mode)
-    status, headers, answer = call(api, event("apigw_http_message_send.json"))
+    status, headers, answer = call(api, api_event("apigw_http_message_send.json"))
     assert status == 401
     assert headers["www-authenticate"] == challenge
     assert answer["error"]["code"] == -32600
@@ -173,7 +152,7 @@ def test_the_sigv4_signer_owns_its_tasks(
     monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop, name: str
 ) -> None:
     api = load_handler(monkeypatch, A2A_AUTH_MODE="iam")
-    request = event(name)
+    request = api_event(name)
     status, _, answer = call(api, request)
     assert status == 200
     task_id = answer["result"]["id"]
@@ -193,7 +172,7 @@ def test_iam_without_the_signer_is_401(
 ) -> None:
     # A function URL with auth type NONE sends "authorizer": null.
     api = load_handler(monkeypatch, A2A_AUTH_MODE="iam")
-    request = event(name)
+    request = api_event(name)
     request["requestContext"]["authorizer"] = None
     status, headers, _ = call(api, request)
     assert status == 401
@@ -207,7 +186,7 @@ def test_api_keys_are_refused_without_a_rest_api_even_when_the_key_is_valid(
 ) -> None:
     # Nothing in front of the function checked this header: taking it would trust the caller's word.
     api = load_handler(monkeypatch, A2A_AUTH_MODE="api_key", A2A_API_KEYS=json.dumps({"alice": API_KEY}))
-    request = event(name)
+    request = api_event(name)
     request["headers"]["x-api-key"] = API_KEY
     status, _, answer = call(api, request)
     assert status == 403
@@ -220,7 +199,7 @@ def test_message_stream_is_one_buffered_sse_body(
 ) -> None:
     api = load_handler(monkeypatch, A2A_ALLOW_UNAUTHENTICATED="true", A2A_STREAM_BUFFER_SECONDS="5")
     body = rpc("message/stream", {"message": message("chunks=2 delay=0")}, "s-1")
-    request = event("apigw_http_message_send.json", body)
+    request = api_event("apigw_http_message_send.json", body)
     request["headers"]["accept"] = "text/event-stream"
 
     async def run_next_turn() -> None:
@@ -229,7 +208,7 @@ def test_message_stream_is_one_buffered_sse_body(
         await build_service(api.settings, store=api.store, broker=api.broker).worker(slow).handle(operation)
 
     worker = loop.create_task(run_next_turn())
-    response = api.handler(request, lambda_context())
+    response = api.handler(request, api_context())
     loop.run_until_complete(worker)
 
     assert response["statusCode"] == 200

@@ -11,7 +11,6 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -23,11 +22,9 @@ from a2a_core.auth.testing import LocalIssuer
 from a2a_core.aws.authorizer import KeysUnavailableError
 from a2a_core.aws.authorizer import logger as authorizer_logger
 from a2a_core.settings import SettingsError
-from aws_events import lambda_context, load_function
+from aws_events import EVENTS, lambda_context, load_function
 from push_receiver import closed_port
 
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
 API = "arn:aws:execute-api:us-east-1:123456789012:abc123xyz0"
 METHOD_ARN = f"{API}/prod/POST/"
 STAGE = f"{API}/prod/*"

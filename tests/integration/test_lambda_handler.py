@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from types import ModuleType, SimpleNamespace
-from typing import Any
+from types import ModuleType
 
 import pytest
 
-from aws_events import load_function
-
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
-
+from aws_events import api_context, api_event, load_function
 
 pytestmark = pytest.mark.usefixtures("loop")  # the Lambda process's event loop (conftest)
 
@@ -22,23 +16,9 @@ def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
     return load_function(monkeypatch, "api", {"A2A_ALLOW_UNAUTHENTICATED": "true", **env})
 
 
-def lambda_context() -> Any:
-    return SimpleNamespace(
-        function_name="a2a-api",
-        aws_request_id="c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
-        invoked_function_arn="arn:aws:lambda:us-east-1:123456789012:function:a2a-api",
-        get_remaining_time_in_millis=lambda: 29_000,
-    )
-
-
-def event(name: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((EVENTS / name).read_text())
-    return loaded
-
-
 def test_message_send_through_the_lambda_handler(monkeypatch: pytest.MonkeyPatch) -> None:
     api = load_handler(monkeypatch, A2A_NAME="Lambda Agent")
-    response = api.handler(event("apigw_rest_message_send.json"), lambda_context())
+    response = api.handler(api_event("apigw_rest_message_send.json"), api_context())
     assert response["statusCode"] == 200
     assert response["headers"]["content-type"] == "application/json"
     answer = json.loads(response["body"])
@@ -47,18 +27,18 @@ def test_message_send_through_the_lambda_handler(monkeypatch: pytest.MonkeyPatch
     assert task["status"]["state"] == "submitted"
     assert [m["parts"][0]["text"] for m in task["history"]] == ["hello from API Gateway"]
 
-    get = event("apigw_rest_message_send.json")
+    get = api_event("apigw_rest_message_send.json")
     get["body"] = json.dumps(
         {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task["id"], "historyLength": 0}}
     )
-    fetched = json.loads(api.handler(get, lambda_context())["body"])
+    fetched = json.loads(api.handler(get, api_context())["body"])
     assert fetched["result"]["id"] == task["id"]
     assert fetched["result"]["history"] == []
 
 
 def test_card_through_the_lambda_handler_carries_the_stage_url(monkeypatch: pytest.MonkeyPatch) -> None:
     api = load_handler(monkeypatch, A2A_NAME="Lambda Agent")
-    response = api.handler(event("apigw_rest_agent_card.json"), lambda_context())
+    response = api.handler(api_event("apigw_rest_agent_card.json"), api_context())
     card = json.loads(response["body"])
     assert response["statusCode"] == 200
     assert card["name"] == "Lambda Agent"
@@ -69,9 +49,9 @@ def test_malformed_body_through_the_lambda_handler_is_a_json_rpc_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     api = load_handler(monkeypatch)
-    bad = event("apigw_rest_message_send.json")
+    bad = api_event("apigw_rest_message_send.json")
     bad["body"] = "{not json"
-    response = api.handler(bad, lambda_context())
+    response = api.handler(bad, api_context())
     assert response["statusCode"] == 200
     assert json.loads(response["body"])["error"]["code"] == -32700
 

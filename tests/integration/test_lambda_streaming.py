@@ -13,8 +13,7 @@ import copy
 import json
 import time
 import uuid
-from pathlib import Path
-from types import ModuleType, SimpleNamespace
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,10 +23,8 @@ from a2a_core.service import build_service
 from a2a_core.store import InMemoryTaskStore
 from a2a_core.worker import Worker
 from agents import ARTIFACT, chunk_text, slow
-from aws_events import load_function
+from aws_events import EVENTS, api_context, load_function
 
-ROOT = Path(__file__).resolve().parents[2]
-EVENTS = ROOT / "tests" / "events"
 BUDGET = 0.3
 
 
@@ -46,15 +43,6 @@ def api(monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop) -> Mod
 def worker_for(api: ModuleType) -> Worker:
     """A worker on the handler's own in-memory store, running `agents.slow`."""
     return build_service(api.settings, store=api.store, broker=api.broker).worker(slow)
-
-
-def lambda_context() -> Any:
-    return SimpleNamespace(
-        function_name="a2a-api",
-        aws_request_id="c6af9ac6-7b61-11e6-9a41-93e8deadbeef",
-        invoked_function_arn="arn:aws:lambda:us-east-1:123456789012:function:a2a-api",
-        get_remaining_time_in_millis=lambda: 29_000,
-    )
 
 
 def rest_event(body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -117,7 +105,7 @@ def sse_events(response: dict[str, Any], request_id: object) -> list[tuple[int, 
 
 
 def call(api: ModuleType, body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
-    response: dict[str, Any] = api.handler(rest_event(body, headers), lambda_context())
+    response: dict[str, Any] = api.handler(rest_event(body, headers), api_context())
     return response
 
 
