@@ -213,16 +213,24 @@ class DynamoDBTaskStore(TaskStore):
         self, task_id: str, low: int, high: int, *, forward: bool = True, limit: int | None = None
     ) -> list[Item]:
         # BETWEEN on EVT# keys, never an open range: the task's PUSH# items share its partition.
+        # TTL deletes items up to a few days after they expire: until then they are filtered out
+        # (all of a task's items expire together, so an expired task reads as no task at all).
         return await query_all(
             self._client,
             limit,
             TableName=self._table,
             KeyConditionExpression="#pk = :pk AND #sk BETWEEN :low AND :high",
-            ExpressionAttributeNames={"#pk": TABLE.partition_key, "#sk": TABLE.sort_key},
+            FilterExpression="#ttl > :now",
+            ExpressionAttributeNames={
+                "#pk": TABLE.partition_key,
+                "#sk": TABLE.sort_key,
+                "#ttl": TABLE.ttl_attribute,
+            },
             ExpressionAttributeValues={
                 ":pk": {"S": task_key(task_id)},
                 ":low": {"S": event_key(low)},
                 ":high": {"S": event_key(high)},
+                ":now": {"N": str(int(self._clock()))},
             },
             ScanIndexForward=forward,
             ConsistentRead=True,

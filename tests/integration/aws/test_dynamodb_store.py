@@ -374,3 +374,23 @@ async def test_a_commit_that_does_not_know_when_its_task_started_expires_from_no
         for item in stored_items(local_aws, aws_resources)
     }
     assert expiry["EVT#0000000003"] == 1_700_000_000 + 31 * DAY
+
+
+@pytest.mark.anyio
+async def test_an_expired_task_reads_as_no_task_before_ttl_deletes_it(
+    local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    now = [1_700_000_000.0]
+    store = make_store(local_aws, aws_resources, retention_seconds=30 * DAY, clock=lambda: now[0])
+    ledger = TaskLedger(store, clock=lambda: now[0])
+    await ledger.create(task_id="t1", context_id="ctx", message=user_message(), run_id="r")
+    await ledger.write("t1", lambda _: Change([status(TaskState.working)]))
+    now[0] += 30 * DAY - 1
+    assert [commit.first_seq for commit in await store.read("t1")] == [1, 3]
+    assert (await store.head("t1")) is not None
+
+    now[0] += 1  # expired; the items are still in the table until TTL's sweep
+    assert len(stored_items(local_aws, aws_resources)) == 2
+    assert await store.head("t1") is None
+    assert await store.read("t1") == []
+    assert await store.read("t1", after_seq=1) == []
