@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aws_cdk import Aws, Duration, RemovalPolicy, Stack
+from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
@@ -20,7 +20,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from a2a_core.aws.resources import PUSH_QUEUE
-from infra import acknowledgments
+from infra import acknowledgments, web_adapter
 from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
 from infra.api import AgentApi
@@ -49,11 +49,6 @@ from infra.options import (
 from infra.queues import RunQueues
 from infra.storage import LARGE_BODY_PREFIX, TaskStorage
 
-# The AWS Lambda Web Adapter layer, published by AWS from this account in every commercial region
-# (China regions use other accounts: pass web_adapter_layer_arn there).
-WEB_ADAPTER_ACCOUNT = "753240598075"
-WEB_ADAPTER_VERSION = 26
-WEB_ADAPTER_PORT = "8080"
 # Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
 SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
 # Only a commit (a new `EVT#` item) can change a task's state; see a2a_core.aws.dynamodb_store.
@@ -431,30 +426,13 @@ class A2AService(Construct):
                 description=description,
                 environment=signing_key,
             )
-        suffix = "Arm64" if architecture.name == "arm64" else "X86"
-        layer = lambda_.LayerVersion.from_layer_version_arn(
-            self,
-            "WebAdapter",
-            layer_arn
-            or f"arn:{Aws.PARTITION}:lambda:{Aws.REGION}:{WEB_ADAPTER_ACCOUNT}:layer:"
-            f"LambdaAdapterLayer{suffix}:{WEB_ADAPTER_VERSION}",
-        )
         return self.functions.add(
             "Api",
-            handler="run.sh",  # the bundle's start script, run by the adapter's wrapper
+            handler=web_adapter.HANDLER,
             options=options,
             description=f"{description} (response streaming)",
-            layers=[layer],
-            environment={
-                **signing_key,
-                # uvicorn sees API Gateway's request context (who the caller is) only as this header,
-                # which the adapter sets from the event, overwriting any a client sent.
-                "A2A_TRUST_REQUEST_CONTEXT_HEADER": "true",
-                "AWS_LAMBDA_EXEC_WRAPPER": "/opt/bootstrap",
-                "AWS_LWA_INVOKE_MODE": "response_stream",
-                "AWS_LWA_PORT": WEB_ADAPTER_PORT,
-                "AWS_LWA_READINESS_CHECK_PATH": "/healthz",
-            },
+            layers=[web_adapter.layer(self, architecture, layer_arn)],
+            environment={**signing_key, **web_adapter.ENVIRONMENT},
         )
 
     def _grant_task_log(

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Capture, Match, Template
 from infra.auth import PUBLIC_PATHS
-from infra.service import WEB_ADAPTER_ACCOUNT, WEB_ADAPTER_VERSION, A2AService
+from infra.service import A2AService
 from infra.testing import logical_id, properties, routes
+from infra.web_adapter import WEB_ADAPTER_ACCOUNT, WEB_ADAPTER_VERSION
 
 
 def _api_function(template: Template) -> str:
