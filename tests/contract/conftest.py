@@ -30,7 +30,7 @@ def store(request: pytest.FixtureRequest) -> TaskStore:
     return DynamoDBTaskStore(
         aws.clients.dynamodb,
         names.table,
-        blobs=S3Blobs(aws.clients.s3, names.bucket),
+        blobs=S3Blobs(lambda: aws.clients.s3, names.bucket),
         retention_seconds=RETENTION,
         # "dynamodb+s3" moves every body to S3, so the whole contract also holds for offloaded commits.
         offload_threshold=0 if request.param == "dynamodb+s3" else 300_000,

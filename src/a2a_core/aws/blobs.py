@@ -14,16 +14,15 @@ if TYPE_CHECKING:
 
 
 class S3Blobs:
-    def __init__(self, client: S3Client | Callable[[], S3Client], bucket: str) -> None:
-        """``client`` may be a zero-argument function returning it: called on first use (most
-        tasks never store a body in S3, so a cold start need not build the client)."""
-        self._client_or_factory = client
+    def __init__(self, client: Callable[[], S3Client], bucket: str) -> None:
+        """``client`` returns the S3 client, asked on each use (`AwsClients.s3` builds it on the
+        first: most tasks never store a body in S3, so a cold start need not)."""
+        self._get_client = client
         self.bucket = bucket
 
     @property
     def _client(self) -> S3Client:
-        client = self._client_or_factory
-        return client() if callable(client) else client
+        return self._get_client()
 
     def put(self, key: str, data: bytes) -> None:
         self._client.put_object(Bucket=self.bucket, Key=key, Body=data, ContentType="application/json")

@@ -48,7 +48,7 @@ ITEM_LIMIT = 400 * 1024  # DynamoDB's item size limit
 def make_store(aws: LocalAws, names: ResourceNames, **options: Any) -> DynamoDBTaskStore:
     options.setdefault("retention_seconds", DAY)
     return DynamoDBTaskStore(
-        aws.clients.dynamodb, names.table, blobs=S3Blobs(aws.clients.s3, names.bucket), **options
+        aws.clients.dynamodb, names.table, blobs=S3Blobs(lambda: aws.clients.s3, names.bucket), **options
     )
 
 
@@ -222,7 +222,7 @@ async def test_a_put_resent_by_botocore_after_it_landed_counts_as_written(
     store = DynamoDBTaskStore(
         client,
         aws_resources.table,
-        blobs=S3Blobs(local_aws.clients.s3, aws_resources.bucket),
+        blobs=S3Blobs(lambda: local_aws.clients.s3, aws_resources.bucket),
         retention_seconds=DAY,
         offload_threshold=offload_threshold,
     )
