@@ -244,8 +244,8 @@ class Server:
 
         import uvicorn
 
+        from a2a_core.core.executor import as_executor
         from a2a_core.dev import bind, build_dev_stack
-        from a2a_core.executor import as_executor
         from a2a_core.settings import Settings
 
         self.stack = build_dev_stack(Settings(backend=backend, name="bench"), as_executor(bench_agent))

@@ -230,7 +230,7 @@ def load_handler(label: str) -> tuple[str, ModuleType]:
 
 def queue_drainer(module: ModuleType) -> Callable[[], None] | None:
     """For ``--drain-queue``: empty our in-memory broker the way a worker would (untimed)."""
-    from a2a_core.broker import InMemoryBroker
+    from a2a_core.core.broker import InMemoryBroker
 
     service = getattr(module, "service", None)
     broker = getattr(getattr(service, "engine", None), "broker", None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 
-from a2a_core.executor import TaskContext
+from a2a_core.core.executor import TaskContext
 
 ARTIFACT = "chunks"
 

@@ -23,12 +23,13 @@ import pytest
 
 from a2a_core.aws.compose import build_broker, build_task_store
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.engine import Caller, TaskEngine
-from a2a_core.ledger import Change, TaskLedger, status
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
+from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.records import Commit, RunLease
 from a2a_core.local import lambda_shapes
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.records import Commit, RunLease
 from a2a_core.service import build_service
 from a2a_core.settings import Settings
 from a2a_core.types import (

@@ -5,15 +5,15 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2a_core.broker import InMemoryBroker
-from a2a_core.context_store import InMemoryContextStore
-from a2a_core.engine import Caller
-from a2a_core.executor import AgentExecutor, AgentFunction
+from a2a_core.core.broker import InMemoryBroker
+from a2a_core.core.caller import Caller
+from a2a_core.core.context_store import InMemoryContextStore
+from a2a_core.core.executor import AgentExecutor, AgentFunction
+from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.worker import Worker
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore
 from a2a_core.types import Message, MessageSendConfiguration, MessageSendParams, Role, TextPart
-from a2a_core.worker import Worker
 
 CALLER = Caller()
 

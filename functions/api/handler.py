@@ -12,11 +12,11 @@ from typing import Any
 from mangum import Mangum
 
 from a2a_core.app import create_app
-from a2a_core.broker import Broker, InMemoryBroker
-from a2a_core.push_store import PushConfigStore
+from a2a_core.core.broker import Broker, InMemoryBroker
+from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.service import build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore, TaskStore
 
 
 def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None]:

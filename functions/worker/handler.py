@@ -9,10 +9,10 @@ from __future__ import annotations
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.compose import build_context_store, build_task_store
 from a2a_core.aws.lambdas import worker_handler
-from a2a_core.ledger import TaskLedger
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.worker import Worker
 from a2a_core.service import load_agent
 from a2a_core.settings import Settings
-from a2a_core.worker import Worker
 
 
 def build(settings: Settings) -> Worker:

@@ -18,8 +18,8 @@ from starlette.routing import Route
 from a2a_core import sse
 from a2a_core.agent_card import public_url
 from a2a_core.auth import AuthError, build_authenticator
-from a2a_core.engine import Caller
-from a2a_core.errors import InvalidRequestError
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import InvalidRequestError
 from a2a_core.jsonrpc import error_body
 from a2a_core.service import A2AService
 

@@ -18,13 +18,13 @@ from starlette.applications import Starlette
 
 from a2a_core.app import create_app
 from a2a_core.auth.local import DevAuth, dev_auth
-from a2a_core.broker import Broker, InMemoryBroker, RunOperation
-from a2a_core.context_store import InMemoryContextStore
-from a2a_core.executor import AgentExecutor
+from a2a_core.core.broker import Broker, InMemoryBroker, RunOperation
+from a2a_core.core.context_store import InMemoryContextStore
+from a2a_core.core.executor import AgentExecutor
+from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
+from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore, NotifyingTaskStore
-from a2a_core.worker import RunInProgressError, Worker
 
 if TYPE_CHECKING:
     from a2a_core.local.moto_server import LocalAws

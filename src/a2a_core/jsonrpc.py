@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from a2a_core.engine import Caller
-from a2a_core.errors import (
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import (
     A2AError,
     InternalError,
     InvalidParamsError,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from a2a_core.engine import Caller, TaskEngine
-from a2a_core.errors import PushNotificationNotSupportedError, UnsupportedOperationError
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
+from a2a_core.core.errors import PushNotificationNotSupportedError, UnsupportedOperationError
 from a2a_core.jsonrpc import Method
 from a2a_core.streaming import TaskStreams
 from a2a_core.types import (

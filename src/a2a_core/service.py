@@ -8,22 +8,22 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from a2a_core.agent_card import CardBuilder
-from a2a_core.broker import Broker
-from a2a_core.context_store import ContextStore
-from a2a_core.engine import EngineConfig, TaskEngine
-from a2a_core.executor import AgentExecutor, AgentFunction, as_executor
+from a2a_core.core.broker import Broker
+from a2a_core.core.context_store import ContextStore
+from a2a_core.core.engine import EngineConfig, TaskEngine
+from a2a_core.core.executor import AgentExecutor, AgentFunction, as_executor
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.store import TaskStore
+from a2a_core.core.worker import Worker
 from a2a_core.jsonrpc import Dispatcher
-from a2a_core.ledger import TaskLedger
 from a2a_core.methods import a2a_methods
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.store import TaskStore
 from a2a_core.streaming import TaskStreams
-from a2a_core.worker import Worker
 
 if TYPE_CHECKING:
+    from a2a_core.core.push_store import PushConfigStore
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
-    from a2a_core.push_store import PushConfigStore
 
 
 @dataclass(frozen=True)

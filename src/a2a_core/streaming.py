@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from a2a_core.engine import Caller, TaskEngine
-from a2a_core.errors import InvalidParamsError, TaskNotFoundError
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
+from a2a_core.core.errors import InvalidParamsError, TaskNotFoundError
+from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.records import StatusChanged, fold, to_stream_event
 from a2a_core.jsonrpc import StreamItem
-from a2a_core.lifecycle import RETURN_STATES
-from a2a_core.records import StatusChanged, fold, to_stream_event
 from a2a_core.types import MessageSendParams, TaskIdParams, TaskStatusUpdateEvent
 
 

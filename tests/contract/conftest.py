@@ -9,10 +9,10 @@ from a2a_core.aws.dynamodb_context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.context_store import ContextStore, InMemoryContextStore
+from a2a_core.core.context_store import ContextStore, InMemoryContextStore
+from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
+from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.store import InMemoryTaskStore, TaskStore
 
 RETENTION = 7 * 24 * 3600
 

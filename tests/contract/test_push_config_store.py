@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.push_store import PushConfigStore
+from a2a_core.core.push_store import PushConfigStore
 from a2a_core.types import PushNotificationAuthenticationInfo, PushNotificationConfig
 
 pytestmark = pytest.mark.anyio

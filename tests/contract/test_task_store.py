@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from a2a_core.errors import ConcurrentUpdateError
-from a2a_core.records import Commit, MessageAdded, StatusChanged
-from a2a_core.store import TaskStore
+from a2a_core.core.errors import ConcurrentUpdateError
+from a2a_core.core.records import Commit, MessageAdded, StatusChanged
+from a2a_core.core.store import TaskStore
 from a2a_core.types import Message, Role, TaskState, TaskStatus, TextPart
 
 pytestmark = pytest.mark.anyio

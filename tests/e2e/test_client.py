@@ -27,8 +27,8 @@ from a2a.server.tasks import InMemoryPushNotificationConfigStore, InMemoryTaskSt
 from a2a.utils import new_agent_text_message, new_task
 
 from a2a_core.client import A2AClient, A2AClientConnectionError, A2AClientHTTPError
-from a2a_core.errors import InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError
-from a2a_core.errors import TaskNotFoundError as TaskNotFound
+from a2a_core.core.errors import InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError
+from a2a_core.core.errors import TaskNotFoundError as TaskNotFound
 from a2a_core.types import (
     Message,
     PushNotificationConfig,

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from a2a_core.broker import InMemoryBroker
+from a2a_core.core.broker import InMemoryBroker
+from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.worker import Worker
 from a2a_core.service import build_service
-from a2a_core.store import InMemoryTaskStore
-from a2a_core.worker import Worker
 from agents import ARTIFACT, chunk_text, slow
 from aws_events import EVENTS, api_context, load_function
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from a2a_core.client import A2AClient, A2AClientConnectionError, A2AClientHTTPError
-from a2a_core.errors import A2AError, InvalidParamsError, TaskNotFoundError
+from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError
 from a2a_core.types import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 pytestmark = pytest.mark.anyio

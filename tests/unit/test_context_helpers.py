@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from pydantic import JsonValue
 
-from a2a_core.context_store import NO_CONTEXT, ContextConflictError
-from a2a_core.engine import Caller
-from a2a_core.executor import TaskContext
+from a2a_core.core.caller import Caller
+from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError
+from a2a_core.core.executor import TaskContext
+from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.worker import AGENT_FAILED
 from a2a_core.service import build_service
 from a2a_core.settings import Settings
-from a2a_core.store import InMemoryTaskStore
 from a2a_core.types import Task, TaskState, TextPart
-from a2a_core.worker import AGENT_FAILED
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -2,16 +2,16 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.errors import (
+from a2a_core.core.errors import (
     ContentTypeNotSupportedError,
     InvalidParamsError,
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
     TaskNotFoundError,
 )
+from a2a_core.core.executor import TaskContext
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
-from a2a_core.executor import TaskContext
 from a2a_core.types import (
     FilePart,
     FileWithUri,

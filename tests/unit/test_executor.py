@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.errors import InvalidTransitionError
-from a2a_core.executor import AgentExecutor, TaskContext, as_executor, to_parts
+from a2a_core.core.errors import InvalidTransitionError
+from a2a_core.core.executor import AgentExecutor, TaskContext, as_executor, to_parts
 from a2a_core.types import DataPart, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 

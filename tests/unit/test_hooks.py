@@ -2,10 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.executor import TaskContext
-from a2a_core.hooks import FrameworkExecutor, artifact
+from a2a_core.core.executor import TaskContext
+from a2a_core.core.hooks import FrameworkExecutor, artifact
+from a2a_core.core.worker import AGENT_FAILED
 from a2a_core.types import Artifact, Message, Role, Task, TaskState, TextPart
-from a2a_core.worker import AGENT_FAILED
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.errors import InvalidTransitionError
-from a2a_core.lifecycle import TERMINAL_STATES, can_transition, check_transition
+from a2a_core.core.errors import InvalidTransitionError
+from a2a_core.core.lifecycle import TERMINAL_STATES, can_transition, check_transition
 from a2a_core.types import TaskState as S
 
 # The protocol's state diagram (seeds 000-002), edge by edge.

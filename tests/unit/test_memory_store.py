@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from a2a_core.errors import ConcurrentUpdateError
-from a2a_core.store import InMemoryTaskStore
+from a2a_core.core.errors import ConcurrentUpdateError
+from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.types import TaskState
 from contract.test_task_store import commit
 

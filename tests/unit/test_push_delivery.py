@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
-from a2a_core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.push_store import InMemoryPushConfigStore
+from a2a_core.core.records import Commit
+from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, RETRIED, CountingMetrics
@@ -18,9 +21,6 @@ from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
-from a2a_core.push_store import InMemoryPushConfigStore
-from a2a_core.records import Commit
-from a2a_core.store import InMemoryTaskStore
 from a2a_core.types import PushNotificationConfig, TaskState
 from push_receiver import Receiver, closed_port, receiving, tls_for
 from support import user_message

@@ -22,7 +22,8 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIExecutor, record_turn, to_model_message
-from a2a_core.records import ArtifactUpdated
+from a2a_core.core.records import ArtifactUpdated
+from a2a_core.core.worker import AGENT_FAILED
 from a2a_core.types import (
     DataPart,
     FilePart,
@@ -34,7 +35,6 @@ from a2a_core.types import (
     TaskState,
 )
 from a2a_core.types import TextPart as A2ATextPart
-from a2a_core.worker import AGENT_FAILED
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.ledger import Change, Decide, TaskLedger, status
-from a2a_core.records import Commit
-from a2a_core.store import InMemoryTaskStore
+from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.records import Commit
+from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.types import TaskState
 from support import user_message
 

@@ -15,11 +15,11 @@ import pytest
 from pydantic import BaseModel
 
 from a2a_core import sse
-from a2a_core.engine import Caller
-from a2a_core.errors import InvalidParamsError
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import InvalidParamsError
+from a2a_core.core.ledger import Change, status
+from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.jsonrpc import StreamItem, StreamReply
-from a2a_core.ledger import Change, status
-from a2a_core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.streaming import TaskStreams
 from a2a_core.types import (
     Artifact,

@@ -5,10 +5,10 @@ import time
 
 import pytest
 
-from a2a_core.broker import RunOperation
-from a2a_core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.broker import RunOperation
+from a2a_core.core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.types import Role, Task, TaskIdParams, TaskState, TextPart
-from a2a_core.worker import RunInProgressError, Worker
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -46,7 +46,7 @@ class AuthError(Exception):
         # importing the JSON-RPC layer would add ~25 ms to its cold start.
         from starlette.responses import Response
 
-        from a2a_core.errors import InvalidRequestError
+        from a2a_core.core.errors import InvalidRequestError
         from a2a_core.jsonrpc import error_body
 
         headers = {"WWW-Authenticate": self.challenge} if self.challenge else None

@@ -15,10 +15,10 @@ from a2a_core.aws.dynamodb_context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
 from a2a_core.aws.sqs_broker import SqsBroker
-from a2a_core.broker import Broker
-from a2a_core.push_store import PushConfigStore
+from a2a_core.core.broker import Broker
+from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
-from a2a_core.store import TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from a2a_core.aws.dynamodb_store import Item, aws_call, query_all, task_key
 from a2a_core.aws.resources import TABLE
-from a2a_core.push_store import PushConfigStore
+from a2a_core.core.push_store import PushConfigStore
 from a2a_core.types import PushNotificationConfig
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 from botocore.exceptions import BotoCoreError, ClientError
 
 from a2a_core.aws.resources import TABLE
-from a2a_core.errors import ConcurrentUpdateError, StoreUnavailableError
-from a2a_core.records import Commit
-from a2a_core.store import TaskStore
+from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.core.records import Commit
+from a2a_core.core.store import TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

@@ -31,9 +31,9 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
-from a2a_core.broker import RunOperation
-from a2a_core.ledger import TaskLedger
-from a2a_core.worker import RunInProgressError, Worker, give_up
+from a2a_core.core.broker import RunOperation
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.worker import RunInProgressError, Worker, give_up
 
 DEAD_LETTER_REASON = "The agent could not finish this task; its run was moved to the dead-letter queue."
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from a2a_core.core.worker import MAX_ATTEMPTS
+
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_s3 import S3Client
@@ -32,7 +34,8 @@ class QueueSpec:
     # Worker Lambda timeout; the queue's visibility timeout is 6x this (AWS guidance for
     # Lambda event sources), and a worker's lease on a turn lasts this long.
     worker_timeout_seconds: int = 900
-    max_receive_count: int = 3
+    # Receives before the dead-letter queue: as many as the worker claims a turn before failing it.
+    max_receive_count: int = MAX_ATTEMPTS
     retention_seconds: int = 4 * 24 * 3600
     dlq_retention_seconds: int = 14 * 24 * 3600
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from a2a_core.broker import Broker, RunOperation
-from a2a_core.errors import BrokerUnavailableError
+from a2a_core.core.broker import Broker, RunOperation
+from a2a_core.core.errors import BrokerUnavailableError
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient

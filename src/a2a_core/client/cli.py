@@ -70,7 +70,7 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
             file=stderr,
         )
         return EXIT_USAGE
-    from a2a_core.errors import A2AError
+    from a2a_core.core.errors import A2AError
 
     io = Io(stdout, stderr, json_mode=args.json)
 

@@ -14,7 +14,7 @@ from a2a_core.client import wire
 from a2a_core.client.errors import A2AClientConnectionError
 from a2a_core.client.events import Event, EventStream, is_final, task_id_of
 from a2a_core.client.sse import parse_events
-from a2a_core.errors import A2AError
+from a2a_core.core.errors import A2AError
 from a2a_core.types import (
     AgentCard,
     DeleteTaskPushNotificationConfigParams,

@@ -1,6 +1,6 @@
 """What a client call raises: the server's JSON-RPC errors as domain errors, and transport failures.
 
-A JSON-RPC error object becomes the `a2a_core.errors` class for its code (the same classes the
+A JSON-RPC error object becomes the `a2a_core.core.errors` class for its code (the same classes the
 server raises), with the server's message and data; a code the protocol does not define becomes
 a subclass of `A2AError` carrying that code. Anything that is not a JSON-RPC answer at all is an
 `A2AClientError`.
@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from a2a_core import errors
-from a2a_core.errors import A2AError
+from a2a_core.core import errors
+from a2a_core.core.errors import A2AError
 
 _BY_CODE: dict[int, type[A2AError]] = {
     cls.code: cls

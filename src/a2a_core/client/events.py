@@ -6,21 +6,10 @@ from collections.abc import AsyncGenerator, Callable
 from types import TracebackType
 from typing import Self
 
-from a2a_core.types import Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
+from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.types import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
 
 Event = Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent
-
-# States after which a stream has nothing more to say (the turn ended, or the task did).
-FINAL_STATES = frozenset(
-    {
-        TaskState.completed,
-        TaskState.canceled,
-        TaskState.failed,
-        TaskState.rejected,
-        TaskState.input_required,
-        TaskState.auth_required,
-    }
-)
 
 
 def is_final(event: Event) -> bool:
@@ -28,9 +17,9 @@ def is_final(event: Event) -> bool:
     if isinstance(event, Message):
         return True
     if isinstance(event, TaskStatusUpdateEvent):
-        return event.final or event.status.state in FINAL_STATES
+        return event.final or event.status.state in RETURN_STATES
     if isinstance(event, Task):
-        return event.status.state in FINAL_STATES
+        return event.status.state in RETURN_STATES
     return False
 
 

@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from a2a_core.lifecycle import RETURN_STATES
+from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged, fold
+from a2a_core.core.store import TaskStore
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, Notification, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED
-from a2a_core.push_store import PushConfigStore
-from a2a_core.records import ArtifactUpdated, Commit, StatusChanged, fold
-from a2a_core.store import TaskStore
 from a2a_core.types import PushNotificationConfig, TaskState
 
 logger = logging.getLogger(__name__)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pydantic import ConfigDict, RootModel
 
-from a2a_core.engine import Caller
-from a2a_core.errors import InvalidParamsError, PushConfigNotFoundError
-from a2a_core.ledger import TaskLedger
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import InvalidParamsError, PushConfigNotFoundError
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.push_store import PushConfigStore
 from a2a_core.push.headers import authorization
 from a2a_core.push.urls import UrlPolicy, WebhookRefusedError
-from a2a_core.push_store import PushConfigStore
 from a2a_core.types import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,

@@ -31,8 +31,8 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 
 from a2a_core.aws.dynamodb_store import BODY, FIRST_SEQ, STATE, TASK_ID
 from a2a_core.aws.resources import TABLE
+from a2a_core.core.records import Commit
 from a2a_core.push.notifier import CommitRef, PushNotifier
-from a2a_core.records import Commit
 from a2a_core.types import TaskState
 
 StreamHandler = Callable[[dict[str, Any], Any], PartialItemFailureResponse]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from a2a_core.ledger import TaskLedger
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.push.service import PushConfigService
 from a2a_core.push.urls import Resolver, UrlPolicy, system_resolver
-from a2a_core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.settings import Settings
 
 # The API imports this module at cold start; delivery (httpx) and signing are the push function's.

@@ -24,11 +24,11 @@ from a2a_core.aws.clients import build_clients
 from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb_store import BODY, BODY_REF, DynamoDBTaskStore
 from a2a_core.aws.resources import TABLE, ResourceNames
-from a2a_core.errors import ConcurrentUpdateError, StoreUnavailableError
-from a2a_core.ledger import Change, Decide, TaskLedger, status
-from a2a_core.lifecycle import is_terminal
+from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.lifecycle import is_terminal
+from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
 from a2a_core.types import (
     Artifact,
     FilePart,

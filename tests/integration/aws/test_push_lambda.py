@@ -19,19 +19,19 @@ from a2a_core.app import create_app
 from a2a_core.aws.compose import build_broker, build_kms_client, build_push_notifier, build_task_store
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.resources import ResourceNames
+from a2a_core.core.ledger import Change, status
+from a2a_core.core.records import Commit
+from a2a_core.core.worker import Worker
 from a2a_core.examples.echo import agent as echo
-from a2a_core.ledger import Change, status
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
 from a2a_core.push.signing import KmsSigner, LocalSigner, Signer
 from a2a_core.push.stream_handler import push_stream_handler
 from a2a_core.push.verify import verify_notification
-from a2a_core.records import Commit
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings, SettingsError
 from a2a_core.types import PushNotificationConfig, TaskState
-from a2a_core.worker import Worker
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
 from push_receiver import Receiver, closed_port, receiving
 
@@ -114,7 +114,7 @@ class PushDeployment(Deployment):
 
 
 def echo_executor() -> Any:
-    from a2a_core.executor import as_executor
+    from a2a_core.core.executor import as_executor
 
     return as_executor(echo)
 

@@ -9,8 +9,8 @@ import pytest
 from a2a_core.aws.compose import build_aws_adapters
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.aws.sqs_broker import SqsBroker
-from a2a_core.broker import RunOperation
-from a2a_core.errors import BrokerUnavailableError
+from a2a_core.core.broker import RunOperation
+from a2a_core.core.errors import BrokerUnavailableError
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import Settings, SettingsError
 from aws_events import receive

@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.executor import TaskContext
+from a2a_core.core.executor import TaskContext
+from a2a_core.core.worker import OUT_OF_TIME
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import SettingsError
 from a2a_core.types import TaskState, TextPart
-from a2a_core.worker import OUT_OF_TIME
 from aws_events import (
     ROOT,
     Deployment,

@@ -20,14 +20,18 @@ import time
 import uuid
 from collections.abc import Callable
 
-from a2a_core.aws.resources import QUEUE
-from a2a_core.broker import RunOperation
-from a2a_core.context_store import ContextStore
-from a2a_core.errors import ERROR_CODE_KEY, InvalidAgentResponseError, TaskCanceledError, TaskNotFoundError
-from a2a_core.executor import AgentExecutor, TaskContext
-from a2a_core.ledger import Change, TaskLedger, status
-from a2a_core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.records import Commit, RunLease, fold
+from a2a_core.core.broker import RunOperation
+from a2a_core.core.context_store import ContextStore
+from a2a_core.core.errors import (
+    ERROR_CODE_KEY,
+    InvalidAgentResponseError,
+    TaskCanceledError,
+    TaskNotFoundError,
+)
+from a2a_core.core.executor import AgentExecutor, TaskContext
+from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
+from a2a_core.core.records import Commit, RunLease, fold
 from a2a_core.types import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)
@@ -35,6 +39,9 @@ logger = logging.getLogger(__name__)
 INVALID_RESPONSE = "The agent returned an invalid response."
 AGENT_FAILED = "The agent failed while working on this task."
 OUT_OF_TIME = "The agent did not finish within the worker's time limit."
+# How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
+# to its dead-letter queue after as many receives (`a2a_core.aws.resources.QueueSpec`).
+MAX_ATTEMPTS = 3
 
 
 class RunInProgressError(Exception):
@@ -49,7 +56,7 @@ class Worker:
         *,
         lease_seconds: float = 900.0,
         safety_margin: float = 10.0,
-        max_attempts: int = QUEUE.max_receive_count,
+        max_attempts: int = MAX_ATTEMPTS,
         clock: Callable[[], float] = time.time,
         context_store: ContextStore | None = None,
     ) -> None:

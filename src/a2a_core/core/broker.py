@@ -8,7 +8,7 @@ from collections import deque
 
 from pydantic import BaseModel, ConfigDict
 
-from a2a_core.notify import Notifier
+from a2a_core.core.notify import Notifier
 
 
 class RunOperation(BaseModel):

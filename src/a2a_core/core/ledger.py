@@ -14,9 +14,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from a2a_core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
-from a2a_core.lifecycle import check_transition, is_terminal
-from a2a_core.records import (
+from a2a_core.core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
+from a2a_core.core.lifecycle import check_transition, is_terminal
+from a2a_core.core.records import (
     ANONYMOUS_OWNER,
     ArtifactUpdated,
     Commit,
@@ -26,7 +26,7 @@ from a2a_core.records import (
     StatusChanged,
     fold,
 )
-from a2a_core.store import TaskStore
+from a2a_core.core.store import TaskStore
 from a2a_core.types import Message, Task, TaskState, TaskStatus
 
 _KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is

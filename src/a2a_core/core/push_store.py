@@ -1,10 +1,12 @@
-"""The push-notification config port and its in-memory adapter."""
+"""The push-notification config port and its in-memory adapter, and what the engine asks of
+push configs."""
 
 from __future__ import annotations
 
 import threading
 import uuid
 from abc import ABC, abstractmethod
+from typing import Protocol
 
 from a2a_core.types import PushNotificationConfig
 
@@ -56,3 +58,14 @@ class InMemoryPushConfigStore(PushConfigStore):
     async def delete(self, task_id: str, config_id: str) -> None:
         with self._lock:
             self._configs.get(task_id, {}).pop(config_id, None)
+
+
+class PushConfigs(Protocol):
+    """What the engine needs of push notifications when a message carries a config
+    (`a2a_core.push.service.PushConfigService` is the one implementation)."""
+
+    async def check(self, config: PushNotificationConfig) -> None:
+        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered."""
+
+    async def attach(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
+        """Store a checked config for ``task_id``, within the per-task limit."""

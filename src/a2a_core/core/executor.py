@@ -16,11 +16,11 @@ from typing import Any, TypeAlias
 
 from pydantic import JsonValue
 
-from a2a_core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
-from a2a_core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
-from a2a_core.ledger import Change, TaskLedger, status
-from a2a_core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
+from a2a_core.core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
+from a2a_core.core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
+from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
+from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
 from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
 Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]

@@ -15,7 +15,7 @@ Terminal states are final: nothing leaves them.
 
 from __future__ import annotations
 
-from a2a_core.errors import InvalidTransitionError
+from a2a_core.core.errors import InvalidTransitionError
 from a2a_core.types import TaskState
 
 TERMINAL_STATES = frozenset({TaskState.completed, TaskState.canceled, TaskState.failed, TaskState.rejected})

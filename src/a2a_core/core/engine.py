@@ -11,8 +11,9 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.broker import Broker, RunOperation
-from a2a_core.errors import (
+from a2a_core.core.broker import Broker, RunOperation
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     ContentTypeNotSupportedError,
     InvalidAgentResponseError,
@@ -20,9 +21,9 @@ from a2a_core.errors import (
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
 )
-from a2a_core.ledger import CREATED_SEQ, Change, TaskLedger, status
-from a2a_core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
-from a2a_core.records import Commit, MessageAdded, RunLease, trim_history
+from a2a_core.core.ledger import CREATED_SEQ, Change, TaskLedger, status
+from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
+from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.types import (
     FilePart,
     Message,
@@ -36,19 +37,10 @@ from a2a_core.types import (
 )
 
 if TYPE_CHECKING:
-    from a2a_core.push.service import PushConfigService
+    from a2a_core.core.push_store import PushConfigs
     from a2a_core.types import PushNotificationConfig
 
 _ID_NAMESPACE = uuid.UUID("6f1c2a52-61f4-4c1e-9d7e-2b1f3f0e9a11")
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who is calling (tasks are created for, and isolated by, this principal), plus what the
-    transport said about the call that methods need."""
-
-    principal: str = "anonymous"
-    last_event_id: str | None = None  # SSE Last-Event-ID header, for tasks/resubscribe
 
 
 @dataclass(frozen=True)
@@ -78,7 +70,7 @@ class TaskEngine:
         broker: Broker,
         config: EngineConfig | None = None,
         *,
-        push: PushConfigService | None = None,
+        push: PushConfigs | None = None,
     ) -> None:
         """``push`` None: push notifications are off, and a message carrying a config is -32003."""
         self.ledger = ledger

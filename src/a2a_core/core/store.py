@@ -12,9 +12,9 @@ import bisect
 import threading
 from abc import ABC, abstractmethod
 
-from a2a_core.errors import ConcurrentUpdateError
-from a2a_core.notify import Notifier
-from a2a_core.records import Commit
+from a2a_core.core.errors import ConcurrentUpdateError
+from a2a_core.core.notify import Notifier
+from a2a_core.core.records import Commit
 
 
 class TaskStore(ABC):

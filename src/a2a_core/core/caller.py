@@ -1,0 +1,16 @@
+"""Who is calling: what every method of the engine and the push config service is handed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from a2a_core.core.records import ANONYMOUS_OWNER
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling (tasks are created for, and isolated by, this principal), plus what the
+    transport said about the call that methods need."""
+
+    principal: str = ANONYMOUS_OWNER
+    last_event_id: str | None = None  # SSE Last-Event-ID header, for tasks/resubscribe
