@@ -18,6 +18,7 @@ from a2a_core.types import (
     TaskPushNotificationConfig,
     TaskQueryParams,
 )
+from a2a_core.types.method_names import MethodName
 
 if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService
@@ -48,21 +49,19 @@ def a2a_methods(
         stream = Method(MessageSendParams, streams.message_stream, streaming=True)
         resubscribe = Method(TaskIdParams, streams.resubscribe, streaming=True)
     return {
-        "message/send": Method(MessageSendParams, engine.send_message),
-        "message/stream": stream,
-        "tasks/get": Method(TaskQueryParams, engine.get_task),
-        "tasks/cancel": Method(TaskIdParams, engine.cancel_task),
-        "tasks/resubscribe": resubscribe,
-        "tasks/pushNotificationConfig/set": Method(
-            TaskPushNotificationConfig, push.set if push else _push_disabled
-        ),
-        "tasks/pushNotificationConfig/get": Method(
+        MethodName.message_send: Method(MessageSendParams, engine.send_message),
+        MethodName.message_stream: stream,
+        MethodName.tasks_get: Method(TaskQueryParams, engine.get_task),
+        MethodName.tasks_cancel: Method(TaskIdParams, engine.cancel_task),
+        MethodName.tasks_resubscribe: resubscribe,
+        MethodName.push_config_set: Method(TaskPushNotificationConfig, push.set if push else _push_disabled),
+        MethodName.push_config_get: Method(
             GetTaskPushNotificationConfigParams, push.get if push else _push_disabled
         ),
-        "tasks/pushNotificationConfig/list": Method(
+        MethodName.push_config_list: Method(
             ListTaskPushNotificationConfigParams, push.list if push else _push_disabled
         ),
-        "tasks/pushNotificationConfig/delete": Method(
+        MethodName.push_config_delete: Method(
             DeleteTaskPushNotificationConfigParams, push.delete if push else _push_disabled
         ),
     }

@@ -4,8 +4,9 @@ Needs ``httpx`` (the ``client`` extra: ``pip install 'a2a-serverless[client]'``)
 first use (PEP 562), so the CLI can register its commands without importing httpx.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from a2a_core._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from a2a_core.client.client import A2AClient as A2AClient
@@ -29,11 +30,4 @@ _MODULES: dict[str, str] = {
 }
 __all__ = sorted(_MODULES)
 
-
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _MODULES)

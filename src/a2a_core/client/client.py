@@ -27,6 +27,7 @@ from a2a_core.types import (
     TaskPushNotificationConfig,
     TaskQueryParams,
 )
+from a2a_core.types.method_names import MethodName
 
 T = TypeVar("T")
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
@@ -123,14 +124,14 @@ class A2AClient:
             accepted_output_modes=accepted_output_modes,
             metadata=metadata,
         )
-        return await self._call("message/send", params, wire.send_result)
+        return await self._call(MethodName.message_send, params, wire.send_result)
 
     async def get_task(self, task_id: str, history_length: int | None = None) -> Task:
         params = TaskQueryParams(id=task_id, history_length=history_length)
-        return await self._call("tasks/get", params, wire.task)
+        return await self._call(MethodName.tasks_get, params, wire.task)
 
     async def cancel_task(self, task_id: str) -> Task:
-        return await self._call("tasks/cancel", TaskIdParams(id=task_id), wire.task)
+        return await self._call(MethodName.tasks_cancel, TaskIdParams(id=task_id), wire.task)
 
     def stream_message(
         self,
@@ -158,13 +159,15 @@ class A2AClient:
             accepted_output_modes=accepted_output_modes,
             metadata=metadata,
         )
-        return EventStream(lambda stream: self._resuming(stream, "message/stream", params), task_id=task_id)
+        return EventStream(
+            lambda stream: self._resuming(stream, MethodName.message_stream, params), task_id=task_id
+        )
 
     def resubscribe(self, task_id: str, last_event_id: str | None = None) -> EventStream:
         """``tasks/resubscribe``: the task's events after ``last_event_id`` (or from a snapshot)."""
         params = TaskIdParams(id=task_id)
         return EventStream(
-            lambda stream: self._resuming(stream, "tasks/resubscribe", params),
+            lambda stream: self._resuming(stream, MethodName.tasks_resubscribe, params),
             task_id=task_id,
             last_event_id=last_event_id,
         )
@@ -173,19 +176,19 @@ class A2AClient:
         self, task_id: str, config: PushNotificationConfig
     ) -> TaskPushNotificationConfig:
         params = TaskPushNotificationConfig(task_id=task_id, push_notification_config=config)
-        return await self._call("tasks/pushNotificationConfig/set", params, wire.push_config)
+        return await self._call(MethodName.push_config_set, params, wire.push_config)
 
     async def get_push_config(self, task_id: str, config_id: str | None = None) -> TaskPushNotificationConfig:
         params = GetTaskPushNotificationConfigParams(id=task_id, push_notification_config_id=config_id)
-        return await self._call("tasks/pushNotificationConfig/get", params, wire.push_config)
+        return await self._call(MethodName.push_config_get, params, wire.push_config)
 
     async def list_push_configs(self, task_id: str) -> list[TaskPushNotificationConfig]:
         params = ListTaskPushNotificationConfigParams(id=task_id)
-        return await self._call("tasks/pushNotificationConfig/list", params, wire.push_configs)
+        return await self._call(MethodName.push_config_list, params, wire.push_configs)
 
     async def delete_push_config(self, task_id: str, config_id: str) -> None:
         params = DeleteTaskPushNotificationConfigParams(id=task_id, push_notification_config_id=config_id)
-        await self._call("tasks/pushNotificationConfig/delete", params, wire.nothing)
+        await self._call(MethodName.push_config_delete, params, wire.nothing)
 
     # --- transport ---------------------------------------------------------------------------
 
@@ -233,7 +236,7 @@ class A2AClient:
                 raise A2AClientConnectionError(f"stream lost ({reason}); gave up after {failures} resumes")
             failures += 1
             await asyncio.sleep(0.2 * failures)
-            method, params = "tasks/resubscribe", TaskIdParams(id=stream.task_id)
+            method, params = MethodName.tasks_resubscribe, TaskIdParams(id=stream.task_id)
 
     async def _events(
         self, method: str, params: BaseModel, last_event_id: str | None, *, resuming: bool

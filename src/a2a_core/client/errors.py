@@ -12,24 +12,7 @@ import functools
 from typing import Any
 
 from a2a_core.core import errors
-from a2a_core.core.errors import A2AError
-
-_BY_CODE: dict[int, type[A2AError]] = {
-    cls.code: cls
-    for cls in (
-        errors.JSONParseError,
-        errors.InvalidRequestError,
-        errors.MethodNotFoundError,
-        errors.InvalidParamsError,
-        errors.InternalError,
-        errors.TaskNotFoundError,
-        errors.TaskNotCancelableError,
-        errors.PushNotificationNotSupportedError,
-        errors.UnsupportedOperationError,
-        errors.ContentTypeNotSupportedError,
-        errors.InvalidAgentResponseError,
-    )
-}
+from a2a_core.core.errors import PROTOCOL_ERRORS, A2AError
 
 
 class A2AClientError(Exception):
@@ -60,6 +43,6 @@ def error_from_wire(payload: Any) -> A2AError:
     if not isinstance(payload, dict) or not isinstance(payload.get("code"), int):
         return errors.InternalError(f"Malformed JSON-RPC error object: {payload!r}")
     code: int = payload["code"]
-    cls = _BY_CODE.get(code) or _class_for_unknown(code)
+    cls = PROTOCOL_ERRORS.get(code) or _class_for_unknown(code)
     message = payload.get("message")
     return cls(message if isinstance(message, str) else None, data=payload.get("data"))

@@ -95,6 +95,27 @@ class InvalidAgentResponseError(A2AError):
     default_message = "Invalid agent response"
 
 
+# The errors the protocol defines, by code: the one table of their names, codes and default
+# messages. The wire models (`a2a_core.types.rpc`) and the client's mapping of error objects to
+# exceptions are built from it.
+PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
+    error.code: error
+    for error in (
+        JSONParseError,
+        InvalidRequestError,
+        MethodNotFoundError,
+        InvalidParamsError,
+        InternalError,
+        TaskNotFoundError,
+        TaskNotCancelableError,
+        PushNotificationNotSupportedError,
+        UnsupportedOperationError,
+        ContentTypeNotSupportedError,
+        InvalidAgentResponseError,
+    )
+}
+
+
 class PushConfigNotFoundError(InvalidParamsError):
     """``tasks/pushNotificationConfig/get`` named a config the (existing) task does not have."""
 

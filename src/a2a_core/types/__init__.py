@@ -4,8 +4,9 @@ Submodules load on first use (PEP 562), so a Lambda cold start pays only for the
 request path touches; the JSON-RPC envelope models in `rpc` are for clients and tests.
 """
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from a2a_core._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from a2a_core.types._base import (
@@ -397,11 +398,4 @@ _MODULES: dict[str, str] = {
 }
 __all__ = sorted(_MODULES)
 
-
-def __getattr__(name: str) -> Any:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _MODULES)

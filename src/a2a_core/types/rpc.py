@@ -1,6 +1,8 @@
 """JSON-RPC 2.0 envelopes, A2A error objects, method params, requests and responses."""
 
-from typing import Annotated, Any, ClassVar, Literal
+import functools
+import operator
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import (
     Field,
@@ -10,10 +12,13 @@ from pydantic import (
     StrictInt,
     StrictStr,
     TypeAdapter,
+    create_model,
     model_serializer,
 )
 
+from a2a_core.core import errors
 from a2a_core.types._base import DEFER, A2ABaseModel
+from a2a_core.types.method_names import MethodName
 from a2a_core.types.params import (
     MessageSendParams,
     TaskIdParams,
@@ -66,99 +71,46 @@ class JSONRPCError(A2ABaseModel):
     data: Any = None
 
 
-class JSONParseError(JSONRPCError):
-    """JSON-RPC error indicating invalid JSON was received by the server."""
+class KnownError(JSONRPCError):
+    """An error object whose code the protocol defines. Each code has its subclass, made by
+    `_error_object` from `a2a_core.core.errors.PROTOCOL_ERRORS`: that exception's name, its code
+    (the union's discriminator) and its default message."""
 
-    code: Literal[-32700] = -32700
-    message: str = "Invalid JSON payload"
-
-
-class InvalidRequestError(JSONRPCError):
-    """JSON-RPC error indicating the JSON sent is not a valid Request object."""
-
-    code: Literal[-32600] = -32600
-    message: str = "Request payload validation error"
+    code: int = errors.InternalError.code
+    message: str = errors.InternalError.default_message
 
 
-class MethodNotFoundError(JSONRPCError):
-    """JSON-RPC error indicating the method does not exist or is not available."""
-
-    code: Literal[-32601] = -32601
-    message: str = "Method not found"
-
-
-class InvalidParamsError(JSONRPCError):
-    """JSON-RPC error indicating invalid method parameter(s)."""
-
-    code: Literal[-32602] = -32602
-    message: str = "Invalid parameters"
+def _error_object(error: type[errors.A2AError]) -> type[KnownError]:
+    code: Any = Literal[error.code]  # a type made at run time, from the table
+    return create_model(
+        error.__name__,
+        __base__=KnownError,
+        __module__=__name__,
+        __doc__=f"The JSON-RPC error object of `{error.__module__}.{error.__name__}` ({error.code}).",
+        code=(code, error.code),
+        message=(str, error.default_message),
+    )
 
 
-class InternalError(JSONRPCError):
-    """JSON-RPC error indicating an internal JSON-RPC error on the server."""
+_ERROR_OBJECTS = {code: _error_object(error) for code, error in errors.PROTOCOL_ERRORS.items()}
+JSONParseError = _ERROR_OBJECTS[errors.JSONParseError.code]
+InvalidRequestError = _ERROR_OBJECTS[errors.InvalidRequestError.code]
+MethodNotFoundError = _ERROR_OBJECTS[errors.MethodNotFoundError.code]
+InvalidParamsError = _ERROR_OBJECTS[errors.InvalidParamsError.code]
+InternalError = _ERROR_OBJECTS[errors.InternalError.code]
+TaskNotFoundError = _ERROR_OBJECTS[errors.TaskNotFoundError.code]
+TaskNotCancelableError = _ERROR_OBJECTS[errors.TaskNotCancelableError.code]
+PushNotificationNotSupportedError = _ERROR_OBJECTS[errors.PushNotificationNotSupportedError.code]
+UnsupportedOperationError = _ERROR_OBJECTS[errors.UnsupportedOperationError.code]
+ContentTypeNotSupportedError = _ERROR_OBJECTS[errors.ContentTypeNotSupportedError.code]
+InvalidAgentResponseError = _ERROR_OBJECTS[errors.InvalidAgentResponseError.code]
 
-    code: Literal[-32603] = -32603
-    message: str = "Internal error"
+if TYPE_CHECKING:
+    A2AError: TypeAlias = KnownError
+else:  # the error objects, discriminated by code
+    A2AError = Annotated[functools.reduce(operator.or_, _ERROR_OBJECTS.values()), Field(discriminator="code")]
 
-
-class TaskNotFoundError(JSONRPCError):
-    """A2A specific error indicating the requested task ID was not found."""
-
-    code: Literal[-32001] = -32001
-    message: str = "Task not found"
-
-
-class TaskNotCancelableError(JSONRPCError):
-    """A2A specific error indicating the task is in a state where it cannot be canceled."""
-
-    code: Literal[-32002] = -32002
-    message: str = "Task cannot be canceled"
-
-
-class PushNotificationNotSupportedError(JSONRPCError):
-    """A2A specific error indicating the agent does not support push notifications."""
-
-    code: Literal[-32003] = -32003
-    message: str = "Push Notification is not supported"
-
-
-class UnsupportedOperationError(JSONRPCError):
-    """A2A specific error indicating the requested operation is not supported by the agent."""
-
-    code: Literal[-32004] = -32004
-    message: str = "This operation is not supported"
-
-
-class ContentTypeNotSupportedError(JSONRPCError):
-    """A2A specific error: incompatible content types between request and agent capabilities."""
-
-    code: Literal[-32005] = -32005
-    message: str = "Incompatible content types"
-
-
-class InvalidAgentResponseError(JSONRPCError):
-    """A2A specific error indicating the agent returned an invalid response for the method."""
-
-    code: Literal[-32006] = -32006
-    message: str = "Invalid agent response"
-
-
-A2AError = Annotated[
-    JSONParseError
-    | InvalidRequestError
-    | MethodNotFoundError
-    | InvalidParamsError
-    | InternalError
-    | TaskNotFoundError
-    | TaskNotCancelableError
-    | PushNotificationNotSupportedError
-    | UnsupportedOperationError
-    | ContentTypeNotSupportedError
-    | InvalidAgentResponseError,
-    Field(discriminator="code"),
-]
-
-a2a_error_adapter: TypeAdapter[JSONRPCError] = TypeAdapter(A2AError, config=DEFER)
+a2a_error_adapter: TypeAdapter[KnownError] = TypeAdapter(A2AError, config=DEFER)
 
 
 class _A2ARequestBase(JSONRPCMessage):
@@ -171,42 +123,42 @@ class _A2ARequestBase(JSONRPCMessage):
 class SendMessageRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'message/send' method."""
 
-    method: Literal["message/send"] = "message/send"
+    method: Literal[MethodName.message_send] = MethodName.message_send
     params: MessageSendParams
 
 
 class SendStreamingMessageRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'message/stream' method."""
 
-    method: Literal["message/stream"] = "message/stream"
+    method: Literal[MethodName.message_stream] = MethodName.message_stream
     params: MessageSendParams
 
 
 class GetTaskRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/get' method."""
 
-    method: Literal["tasks/get"] = "tasks/get"
+    method: Literal[MethodName.tasks_get] = MethodName.tasks_get
     params: TaskQueryParams
 
 
 class CancelTaskRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/cancel' method."""
 
-    method: Literal["tasks/cancel"] = "tasks/cancel"
+    method: Literal[MethodName.tasks_cancel] = MethodName.tasks_cancel
     params: TaskIdParams
 
 
 class SetTaskPushNotificationConfigRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/pushNotificationConfig/set' method."""
 
-    method: Literal["tasks/pushNotificationConfig/set"] = "tasks/pushNotificationConfig/set"
+    method: Literal[MethodName.push_config_set] = MethodName.push_config_set
     params: TaskPushNotificationConfig
 
 
 class GetTaskPushNotificationConfigRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/pushNotificationConfig/get' method."""
 
-    method: Literal["tasks/pushNotificationConfig/get"] = "tasks/pushNotificationConfig/get"
+    method: Literal[MethodName.push_config_get] = MethodName.push_config_get
     # Smart union: a bare {"id"} stays TaskIdParams, one naming a config id becomes the richer model.
     params: TaskIdParams | GetTaskPushNotificationConfigParams
 
@@ -214,21 +166,21 @@ class GetTaskPushNotificationConfigRequest(_A2ARequestBase):
 class TaskResubscriptionRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/resubscribe' method."""
 
-    method: Literal["tasks/resubscribe"] = "tasks/resubscribe"
+    method: Literal[MethodName.tasks_resubscribe] = MethodName.tasks_resubscribe
     params: TaskIdParams
 
 
 class ListTaskPushNotificationConfigRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/pushNotificationConfig/list' method."""
 
-    method: Literal["tasks/pushNotificationConfig/list"] = "tasks/pushNotificationConfig/list"
+    method: Literal[MethodName.push_config_list] = MethodName.push_config_list
     params: ListTaskPushNotificationConfigParams
 
 
 class DeleteTaskPushNotificationConfigRequest(_A2ARequestBase):
     """JSON-RPC request model for the 'tasks/pushNotificationConfig/delete' method."""
 
-    method: Literal["tasks/pushNotificationConfig/delete"] = "tasks/pushNotificationConfig/delete"
+    method: Literal[MethodName.push_config_delete] = MethodName.push_config_delete
     params: DeleteTaskPushNotificationConfigParams
 
 
