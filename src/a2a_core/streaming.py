@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from a2a_core.core.backoff import Backoff
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError, TaskNotFoundError
@@ -22,7 +23,7 @@ from a2a_core.types import MessageSendParams, TaskIdParams, TaskStatusUpdateEven
 class TaskStreams:
     def __init__(self, engine: TaskEngine, *, poll_initial: float = 0.05, poll_max: float = 1.0) -> None:
         self.engine = engine
-        self.store = engine.ledger.store
+        self.ledger = engine.ledger
         self.poll_initial = poll_initial
         self.poll_max = poll_max
 
@@ -33,7 +34,7 @@ class TaskStreams:
 
     async def resubscribe(self, params: TaskIdParams, caller: Caller) -> AsyncIterator[StreamItem]:
         try:
-            head = await self.engine.ledger.head(params.id, owner=caller.principal)
+            head = await self.ledger.head(params.id, owner=caller.principal)
         except TaskNotFoundError as error:
             # Resubscribe is answered over SSE even when the task is unknown (or not the caller's).
             return _single(StreamItem(None, error=error))
@@ -49,7 +50,7 @@ class TaskStreams:
         not have its events folded into the first Task, or the client would miss them (and,
         if the turn already ended, the final event).
         """
-        commits = await self.store.read(task_id)
+        commits = await self.ledger.commits(task_id)
         if upto is not None:
             commits = [commit for commit in commits if commit.last_seq <= upto]
         task = fold(commits, history_length=self.engine.history_limit(None))
@@ -66,20 +67,19 @@ class TaskStreams:
         shows something new. Polls back off from ``poll_initial`` to ``poll_max`` while the task is
         quiet; stores that can (in-process) wake the follower on append instead.
         """
-        poll = self.poll_initial
+        backoff = Backoff(self.poll_initial, self.poll_max)
         while True:
-            head = await self.store.head(task_id)
+            head = await self.ledger.head_or_none(task_id)
             if head is None:
                 return
             if head.last_seq <= after:
                 if head.state in RETURN_STATES:
                     yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
                     return
-                await self.store.wait_for_append(task_id, after, poll)
-                poll = min(poll * 1.5, self.poll_max)
+                await self.ledger.wait_for_append(task_id, after, backoff.next())
                 continue
-            poll = self.poll_initial
-            for commit in await self.store.read(task_id, after):
+            backoff.reset()
+            for commit in await self.ledger.commits(task_id, after):
                 for event in commit.events:
                     if event.seq <= after:
                         continue

@@ -16,6 +16,7 @@ from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
 from a2a_core.aws.sqs_broker import SqsBroker
 from a2a_core.core.broker import Broker
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
@@ -111,7 +112,7 @@ def build_push_notifier(
     from a2a_core.push.wiring import build_sender
 
     return PushNotifier(
-        build_task_store(settings, clients),
+        TaskLedger(build_task_store(settings, clients)),
         build_push_store(settings, clients),
         build_sender(settings, signer, metrics=metrics),
         SqsPushDeadLetters(clients.sqs, _required(settings.push_dlq_url, "push_dlq_url")),

@@ -13,6 +13,7 @@ from a2a_core.client.client import A2AClient
 from a2a_core.client.events import is_final
 from a2a_core.client.printer import Outcome, Printer, exit_code
 from a2a_core.client.render import card_summary, task_summary
+from a2a_core.core.backoff import Backoff
 from a2a_core.types import Task, TaskState, to_wire
 
 EXIT_OK = 0
@@ -88,10 +89,9 @@ async def _poll_turn(
     result = await client.send_message(text, task_id=task_id, context_id=context_id, blocking=False)
     if isinstance(result, Task) and not is_final(result):
         printer.progress(result)
-        delay = POLL_INITIAL
+        backoff = Backoff(POLL_INITIAL, POLL_MAX)
         while True:
-            await asyncio.sleep(delay)
-            delay = min(delay * 1.5, POLL_MAX)
+            await asyncio.sleep(backoff.next())
             result = await client.get_task(result.id)
             if is_final(result):
                 break

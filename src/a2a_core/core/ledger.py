@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from a2a_core.core.backoff import Backoff
 from a2a_core.core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
 from a2a_core.core.lifecycle import check_transition, is_terminal
 from a2a_core.core.records import (
@@ -158,12 +159,26 @@ class TaskLedger:
         Polls with backoff (0.05 s growing to 1 s) on stores that cannot push appends to us.
         """
         deadline = time.monotonic() + timeout
+        backoff = Backoff(poll)
         head = await self.head(task_id)
         while head.state not in states and (remaining := deadline - time.monotonic()) > 0:
-            await self.store.wait_for_append(task_id, head.last_seq, min(remaining, poll))
-            poll = min(poll * 1.5, 1.0)
+            await self.wait_for_append(task_id, head.last_seq, min(remaining, backoff.next()))
             head = await self.head(task_id)
         return head
+
+    # The read side, for readers that follow a log rather than act for a client (the worker, the
+    # streams, push notifications): no owner check, and a missing task is not an error.
+    async def commits(self, task_id: str, after_seq: int = 0) -> list[Commit]:
+        """Commits holding any event with ``seq > after_seq``, in order; [] for an unknown task."""
+        return await self.store.read(task_id, after_seq)
+
+    async def head_or_none(self, task_id: str) -> Commit | None:
+        """The task's latest commit, or None if there is no such task."""
+        return await self.store.head(task_id)
+
+    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
+        """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds."""
+        await self.store.wait_for_append(task_id, after_seq, timeout)
 
     def _next_commit(self, head: Commit, change: Change) -> Commit:
         state = head.state

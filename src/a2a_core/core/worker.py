@@ -77,7 +77,7 @@ class Worker:
 
         Raises `RunInProgressError` when another worker is running the turn right now.
         """
-        commits = await self.ledger.store.read(operation.task_id)
+        commits = await self.ledger.commits(operation.task_id)
         if not commits:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
             return

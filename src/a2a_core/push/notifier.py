@@ -24,13 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged, fold
-from a2a_core.core.store import TaskStore
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, Notification, WebhookSender
-from a2a_core.push.metrics import DELIVERED, FAILED
+from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
 from a2a_core.types import PushNotificationConfig, TaskState
 
 logger = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class CommitRef:
 class PushNotifier:
     def __init__(
         self,
-        store: TaskStore,
+        ledger: TaskLedger,
         push_store: PushConfigStore,
         sender: WebhookSender,
         dead_letters: PushDeadLetters,
@@ -63,13 +63,19 @@ class PushNotifier:
         clock: Callable[[], float] = time.time,
     ) -> None:
         """``history_length``: the cap ``tasks/get`` applies to history when none is asked for."""
-        self.store = store
+        self.ledger = ledger
         self.push_store = push_store
         self.sender = sender
         self.dead_letters = dead_letters
         self.events = events
         self.history_length = history_length
         self._clock = clock
+
+    @property
+    def metrics(self) -> DeliveryMetrics:
+        """The counters deliveries count into (the sender's retries, our outcomes); whoever runs
+        the notifier flushes them once per batch."""
+        return self.sender.metrics
 
     async def on_commit(self, ref: CommitRef, *, deadline: float | None = None) -> list[DeliveryResult]:
         """Notify every config of the task about ``ref`` if it is notified at all; idempotent up to
@@ -81,7 +87,7 @@ class PushNotifier:
         configs = await self.push_store.list(ref.task_id)
         if not configs:
             return []
-        commits = [c for c in await self.store.read(ref.task_id) if c.first_seq <= ref.first_seq]
+        commits = [c for c in await self.ledger.commits(ref.task_id) if c.first_seq <= ref.first_seq]
         if not commits or commits[-1].first_seq != ref.first_seq:
             logger.warning("commit %s of task %s is gone; nothing to notify", ref.first_seq, ref.task_id)
             return []
@@ -114,7 +120,7 @@ class PushNotifier:
         if letter.body is not None:
             body = letter.body.encode()
         else:
-            commits = [c for c in await self.store.read(letter.task_id) if c.first_seq <= letter.seq]
+            commits = [c for c in await self.ledger.commits(letter.task_id) if c.first_seq <= letter.seq]
             body = self._body(commits)
         return (await self.deliver(Notification(letter.task_id, letter.seq, body), [config]))[0]
 
@@ -123,7 +129,7 @@ class PushNotifier:
     ) -> DeliveryResult:
         result = await self.sender.send(notification, config, deadline=deadline)
         if result.delivered:
-            self.sender.metrics.count(DELIVERED)
+            self.metrics.count(DELIVERED)
             return result
         logger.warning(
             "push notification %s to config %s not delivered (%s); dead-lettering it",
@@ -144,7 +150,7 @@ class PushNotifier:
                 body=notification.body.decode(),
             )
         )
-        self.sender.metrics.count(FAILED)
+        self.metrics.count(FAILED)
         return result
 
     def _body(self, commits: list[Commit]) -> bytes:

@@ -65,7 +65,7 @@ def push_stream_handler(notifier: PushNotifier) -> StreamHandler:
     # A batch whose every record failed is still a partial response: raising would make the
     # event source retry the records that succeeded too.
     processor = AsyncBatchProcessor(event_type=EventType.DynamoDBStreams, raise_on_entire_batch_failure=False)
-    metrics = notifier.sender.metrics
+    metrics = notifier.metrics
 
     @logger.inject_lambda_context
     def handler(event: dict[str, Any], context: Any) -> PartialItemFailureResponse:
