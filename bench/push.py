@@ -1,6 +1,6 @@
 """Push notification benchmarks: handler throughput and end-to-end delay on the local stack.
 
-1. Throughput: one push handler (`a2a_core.push.stream_handler`, the code the push Lambda runs)
+1. Throughput: one push handler (`a2a_core.aws.push_stream`, the code the push Lambda runs)
    is fed Lambda-shaped DynamoDB stream events, ``--batch`` records each (the event source's batch
    size), every record a task reaching ``completed`` with one webhook config. It loads the task and
    its config, signs an ES256 JWT and POSTs to a receiver on 127.0.0.1. Reported: notifications
@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from a2a_core.aws.compose import build_kms_client, build_push_store, build_task_store  # noqa: E402
+from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
+from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
 from a2a_core.core.ledger import Change, TaskLedger, status  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402
 from a2a_core.core.records import Commit  # noqa: E402
@@ -41,8 +43,7 @@ from a2a_core.local.moto_server import start_local_aws  # noqa: E402
 from a2a_core.local.stream_poller import local_push_poller  # noqa: E402
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters  # noqa: E402
 from a2a_core.push.notifier import PushNotifier  # noqa: E402
-from a2a_core.push.signing import KmsSigner, LocalSigner, Signer  # noqa: E402
-from a2a_core.push.stream_handler import push_stream_handler  # noqa: E402
+from a2a_core.push.signing import LocalSigner, Signer  # noqa: E402
 from a2a_core.push.wiring import build_sender  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
 from a2a_core.types import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402

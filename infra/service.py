@@ -19,6 +19,7 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from a2a_core.aws.dynamodb.keys import EVENT_PREFIX
 from a2a_core.aws.resources import PUSH_QUEUE
 from infra import acknowledgments, web_adapter
 from infra import auth as gateway_auth
@@ -51,8 +52,8 @@ from infra.storage import LARGE_BODY_PREFIX, TaskStorage
 
 # Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
 SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
-# Only a commit (a new `EVT#` item) can change a task's state; see a2a_core.aws.dynamodb_store.
-EVENT_SORT_KEY_PREFIX = "EVT#"
+# Only a commit (a new commit item) can change a task's state; see a2a_core.aws.dynamodb.keys.
+EVENT_SORT_KEY_PREFIX = EVENT_PREFIX
 
 _READ_ITEMS = ("dynamodb:GetItem", "dynamodb:Query")
 _WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")

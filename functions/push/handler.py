@@ -2,16 +2,16 @@
 
 Composition root: settings, clients, the task store, the config store, the KMS signer and the
 push dead-letter queue are built once per cold start, at import. It needs neither the agent nor
-the run queue. The batch handling lives in `a2a_core.push.stream_handler`.
+the run queue. The batch handling lives in `a2a_core.aws.push_stream`.
 """
 
 from __future__ import annotations
 
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.compose import build_lambda_push_notifier
+from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.push.metrics import PowertoolsMetrics
 from a2a_core.push.notifier import PushNotifier
-from a2a_core.push.stream_handler import push_stream_handler
 from a2a_core.settings import Settings
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.aws.blobs import S3Blobs
-from a2a_core.aws.dynamodb_context_store import DynamoDBContextStore
-from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
-from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
+from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
+from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore

@@ -19,7 +19,6 @@ import pytest
 
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.aws.lambdas import worker_handler
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.examples.echo import agent as echo
 from a2a_core.local import lambda_shapes
 from a2a_core.local.lambda_shapes import LocalLambdaContext
@@ -197,7 +196,7 @@ def _deliver_push(stack: Stack, task_id: str, run: Callable[[Coroutine[Any, Any,
         retry=RetryPolicy(max_attempts=2, timeout=2.0),
         sleep=no_wait,
     )
-    notifier = PushNotifier(TaskLedger(stack.store), push.store, sender, InMemoryPushDeadLetters())
+    notifier = PushNotifier(stack.ledger, push.store, sender, InMemoryPushDeadLetters())
     head = run(stack.ledger.head(task_id))
     assert head.state.value == "completed"
     run(notifier.on_commit(CommitRef(task_id, head.first_seq, head.state, head)))

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.clients import AwsClients
-from a2a_core.aws.dynamodb_context_store import DynamoDBContextStore
-from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
-from a2a_core.aws.dynamodb_store import DynamoDBTaskStore
+from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
+from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.sqs_broker import SqsBroker
 from a2a_core.core.broker import Broker
 from a2a_core.core.ledger import TaskLedger
@@ -24,9 +24,10 @@ from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
 
+    from a2a_core.aws.kms_signer import KmsSigner
     from a2a_core.push.metrics import DeliveryMetrics
     from a2a_core.push.notifier import PushNotifier
-    from a2a_core.push.signing import KmsSigner, Signer
+    from a2a_core.push.signing import Signer
 
 _DAY = 24 * 3600
 
@@ -93,7 +94,7 @@ def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tupl
     """
     import functools
 
-    from a2a_core.push.signing import KmsSigner
+    from a2a_core.aws.kms_signer import KmsSigner
 
     client = kms or functools.cache(lambda: build_kms_client(settings))
     key_ids = [
@@ -107,7 +108,7 @@ def build_push_notifier(
     settings: Settings, clients: AwsClients, *, signer: Signer, metrics: DeliveryMetrics | None = None
 ) -> PushNotifier:
     """What the push function runs: task log, configs, the webhook sender, the push DLQ."""
-    from a2a_core.push.dead_letters import SqsPushDeadLetters
+    from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
     from a2a_core.push.notifier import PushNotifier
     from a2a_core.push.wiring import build_sender
 

@@ -1,7 +1,8 @@
-"""The SQS-driven Lambda handlers, as factories over already-built parts.
+"""The Lambda handlers for SQS and DynamoDB-stream batches, as factories over already-built parts.
 
-`functions/worker` and `functions/dlq` are thin composition roots around these, and
-`a2a-serverless dev` drives the very same handlers from its local SQS pollers.
+`functions/worker`, `functions/dlq` and `functions/push` are thin composition roots around these,
+and `a2a-serverless dev` drives the very same handlers from its local pollers. `batch_handler` is
+the one Powertools wrapper they share (the push handler is in `a2a_core.aws.push_stream`).
 
 Worker: the records of a batch run concurrently. A record that fails (a malformed body, a turn
 another worker holds a live lease on, the store unavailable) is reported alone in
@@ -16,8 +17,9 @@ client that wants another try sends a new message).
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -37,69 +39,80 @@ from a2a_core.core.worker import RunInProgressError, Worker, give_up
 
 DEAD_LETTER_REASON = "The agent could not finish this task; its run was moved to the dead-letter queue."
 
-SqsHandler = Callable[[dict[str, Any], Any], PartialItemFailureResponse]
+BatchHandler = Callable[[dict[str, Any], Any], PartialItemFailureResponse]
+RecordHandler = Callable[[Any], Awaitable[None]]
 logger = Logger()  # service name from POWERTOOLS_SERVICE_NAME
 
 
-def worker_handler(worker: Worker) -> SqsHandler:
+def batch_handler(
+    event_type: EventType,
+    record_handler: Callable[[LambdaContext], RecordHandler],
+    *,
+    after: Callable[[], None] | None = None,
+) -> BatchHandler:
+    """A Lambda handler that hands each record of a batch, concurrently, to what
+    ``record_handler(context)`` returns for the invocation; the records it raised for are reported
+    in ``batchItemFailures``. ``after`` runs when an invocation ends, however it ends."""
     # A batch whose every record failed is still a partial response: raising instead would make
-    # SQS deliver the records the worker already finished again too.
-    processor = AsyncBatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+    # the event source deliver the records that succeeded again too.
+    processor = AsyncBatchProcessor(event_type=event_type, raise_on_entire_batch_failure=False)
 
-    async def record_handler(record: SQSRecord, lambda_context: LambdaContext) -> None:
-        # Taken per record; all records of a batch start at once, so they share the invocation's end.
-        deadline = time.monotonic() + lambda_context.get_remaining_time_in_millis() / 1000
+    @logger.inject_lambda_context
+    def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
         try:
-            operation = RunOperation.model_validate_json(record.body)
-        except ValidationError:
-            logger.error("message body is not a run operation", message_id=record.message_id)
-            raise
-        try:
-            await worker.handle(operation, deadline=deadline)
-        except RunInProgressError:
-            logger.info(
-                "turn held by a live worker; SQS delivers it again later",
-                task_id=operation.task_id,
-                message_id=record.message_id,
+            return async_process_partial_response(
+                event=event, record_handler=record_handler(context), processor=processor, context=context
             )
-            raise
-        except Exception:
-            logger.exception("run operation failed", task_id=operation.task_id, message_id=record.message_id)
-            raise
-
-    @logger.inject_lambda_context
-    def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-        return async_process_partial_response(
-            event=event, record_handler=record_handler, processor=processor, context=context
-        )
+        finally:
+            if after is not None:
+                after()
 
     return handler
 
 
-def dead_letter_handler(ledger: TaskLedger) -> SqsHandler:
-    processor = AsyncBatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+def worker_handler(worker: Worker) -> BatchHandler:
+    return batch_handler(EventType.SQS, lambda context: functools.partial(_run_record, worker, context))
 
-    async def record_handler(record: SQSRecord) -> None:
-        try:
-            operation = RunOperation.model_validate_json(record.body)
-        except ValidationError:
-            # No task to fail, and retrying cannot fix the body: acknowledge it.
-            logger.error("dropped a dead letter that is not a run operation", message_id=record.message_id)
-            return
-        try:
-            if await give_up(ledger, operation, DEAD_LETTER_REASON):
-                logger.warning("task failed: its run was dead-lettered", task_id=operation.task_id)
-        except RunInProgressError:
-            logger.info("a live worker holds the turn; checking again later", task_id=operation.task_id)
-            raise
-        except Exception:
-            logger.exception("could not fail the task of a dead letter", task_id=operation.task_id)
-            raise
 
-    @logger.inject_lambda_context
-    def handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-        return async_process_partial_response(
-            event=event, record_handler=record_handler, processor=processor, context=context
+async def _run_record(worker: Worker, lambda_context: LambdaContext, record: SQSRecord) -> None:
+    # Taken per record; all records of a batch start at once, so they share the invocation's end.
+    deadline = time.monotonic() + lambda_context.get_remaining_time_in_millis() / 1000
+    try:
+        operation = RunOperation.model_validate_json(record.body)
+    except ValidationError:
+        logger.error("message body is not a run operation", message_id=record.message_id)
+        raise
+    try:
+        await worker.handle(operation, deadline=deadline)
+    except RunInProgressError:
+        logger.info(
+            "turn held by a live worker; SQS delivers it again later",
+            task_id=operation.task_id,
+            message_id=record.message_id,
         )
+        raise
+    except Exception:
+        logger.exception("run operation failed", task_id=operation.task_id, message_id=record.message_id)
+        raise
 
-    return handler
+
+def dead_letter_handler(ledger: TaskLedger) -> BatchHandler:
+    return batch_handler(EventType.SQS, lambda context: functools.partial(_give_up_record, ledger))
+
+
+async def _give_up_record(ledger: TaskLedger, record: SQSRecord) -> None:
+    try:
+        operation = RunOperation.model_validate_json(record.body)
+    except ValidationError:
+        # No task to fail, and retrying cannot fix the body: acknowledge it.
+        logger.error("dropped a dead letter that is not a run operation", message_id=record.message_id)
+        return
+    try:
+        if await give_up(ledger, operation, DEAD_LETTER_REASON):
+            logger.warning("task failed: its run was dead-lettered", task_id=operation.task_id)
+    except RunInProgressError:
+        logger.info("a live worker holds the turn; checking again later", task_id=operation.task_id)
+        raise
+    except Exception:
+        logger.exception("could not fail the task of a dead letter", task_id=operation.task_id)
+        raise

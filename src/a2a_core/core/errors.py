@@ -65,6 +65,13 @@ class BrokerUnavailableError(InternalError):
     default_message = "The task could not be queued for a worker; try again shortly"
 
 
+class SignerUnavailableError(InternalError):
+    """The key that signs push notifications could not be used (unreachable, throttled, access
+    denied). Adapters log the cause; the push function retries the notification."""
+
+    default_message = "The push notification signing key is unavailable"
+
+
 class TaskNotFoundError(A2AError):
     code = -32001
     default_message = "Task not found"

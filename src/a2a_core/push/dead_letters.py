@@ -1,4 +1,5 @@
-"""Notifications that could not be delivered: the port, its in-memory and SQS adapters.
+"""Notifications that could not be delivered: the port and its in-memory adapter (the SQS one is
+`a2a_core.aws.sqs_push_dead_letters`).
 
 A dead letter holds what a replay needs: the task, the config (by id: its token and credentials
 are read from the config store at replay time, never copied into a queue), the event id a
@@ -10,16 +11,9 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
-
-if TYPE_CHECKING:
-    from mypy_boto3_sqs import SQSClient
-
-# SQS takes 256 KiB per message (the body is escaped inside it, so measure the whole message).
-MAX_MESSAGE_BYTES = 250_000
 
 
 class PushDeadLetter(BaseModel):
@@ -56,17 +50,3 @@ class InMemoryPushDeadLetters(PushDeadLetters):
     def letters(self) -> list[PushDeadLetter]:
         with self._lock:
             return [PushDeadLetter.model_validate_json(blob) for blob in self._letters]
-
-
-class SqsPushDeadLetters(PushDeadLetters):
-    def __init__(self, client: SQSClient, queue_url: str) -> None:
-        self._client = client
-        self._queue_url = queue_url
-
-    async def put(self, letter: PushDeadLetter) -> None:
-        from a2a_core.aws.dynamodb_store import aws_call
-
-        message = letter.model_dump_json()
-        if len(message.encode()) > MAX_MESSAGE_BYTES:
-            message = letter.model_copy(update={"body": None}).model_dump_json()
-        await aws_call(self._client.send_message, QueueUrl=self._queue_url, MessageBody=message)

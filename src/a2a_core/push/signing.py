@@ -1,4 +1,5 @@
-"""Notification JWTs (ES256) and the public keys that verify them (JWKS).
+"""Notification JWTs (ES256) and the public keys that verify them (JWKS): the `Signer` port and
+its in-process adapter (`a2a_core.aws.kms_signer.KmsSigner` signs with a KMS key).
 
 Every notification carries a JWT the agent signs: ``iss`` (the agent's URL), ``aud`` (the webhook
 URL as configured), ``iat``/``exp`` (valid for minutes), ``jti`` (the notification's event id,
@@ -14,18 +15,15 @@ import base64
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 # cryptography is imported where it is used: the API builds signers at cold start but needs
 # them only when /.well-known/jwks.json is first asked for.
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import ec
-    from mypy_boto3_kms import KMSClient
 
 ALGORITHM = "ES256"
-# KMS signs at most 4,096 bytes of RAW message; webhook URLs are capped well below that.
-_KMS_MAX_MESSAGE = 4096
 
 
 class Signer(ABC):
@@ -43,53 +41,6 @@ class Signer(ABC):
         """The public key as a JWK with ``kid``, ``alg`` and ``use``; cached by implementations."""
 
 
-class KmsSigner(Signer):
-    """A KMS key (``ECC_NIST_P256``, ``SIGN_VERIFY``): the private key never leaves KMS.
-
-    ``kid`` is the key id as configured, so the API (which publishes the key) and the push
-    function (which signs) agree on it without asking KMS. Needs ``kms:Sign`` to sign and
-    ``kms:GetPublicKey`` to publish.
-    """
-
-    def __init__(self, client: KMSClient | Callable[[], KMSClient], key_id: str) -> None:
-        """``client`` may be a factory, called on first use (keeps it off the API's cold start)."""
-        self._client_or_factory = client
-        self._client: KMSClient | None = None
-        self.kid = key_id
-        self._jwk: dict[str, Any] | None = None
-
-    @property
-    def client(self) -> KMSClient:
-        if self._client is None:
-            source = self._client_or_factory
-            self._client = source() if callable(source) else source
-        return self._client
-
-    async def sign(self, signing_input: bytes) -> bytes:
-        if len(signing_input) > _KMS_MAX_MESSAGE:
-            raise ValueError(f"JWS input of {len(signing_input)} bytes is over KMS's {_KMS_MAX_MESSAGE}")
-        response = await asyncio.to_thread(
-            self.client.sign,
-            KeyId=self.kid,
-            Message=signing_input,
-            MessageType="RAW",
-            SigningAlgorithm="ECDSA_SHA_256",
-        )
-        return der_to_raw(response["Signature"])
-
-    async def public_jwk(self) -> dict[str, Any]:
-        if self._jwk is None:
-            response = await asyncio.to_thread(self.client.get_public_key, KeyId=self.kid)
-            from cryptography.hazmat.primitives.asymmetric import ec
-            from cryptography.hazmat.primitives.serialization import load_der_public_key
-
-            key = load_der_public_key(response["PublicKey"])
-            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
-                raise ValueError(f"KMS key {self.kid} is not a P-256 (ECC_NIST_P256) key")
-            self._jwk = _jwk(key, self.kid)
-        return dict(self._jwk)
-
-
 class LocalSigner(Signer):
     """An in-process key for local development and tests (the dev server makes one per run).
 
@@ -101,8 +52,8 @@ class LocalSigner(Signer):
 
         self._key = private_key or ec.generate_private_key(ec.SECP256R1())
         public = self._key.public_key()
-        self.kid = thumbprint(_jwk(public, ""))
-        self._public = _jwk(public, self.kid)
+        self.kid = thumbprint(ec_jwk(public, ""))
+        self._public = ec_jwk(public, self.kid)
 
     async def sign(self, signing_input: bytes) -> bytes:
         from cryptography.hazmat.primitives import hashes
@@ -165,7 +116,7 @@ def _b64_json(value: dict[str, Any]) -> str:
     return b64url(json.dumps(value, separators=(",", ":")).encode())
 
 
-def _jwk(key: ec.EllipticCurvePublicKey, kid: str) -> dict[str, Any]:
+def ec_jwk(key: ec.EllipticCurvePublicKey, kid: str) -> dict[str, Any]:
     numbers = key.public_numbers()
     return {
         "kty": "EC",

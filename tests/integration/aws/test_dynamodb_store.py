@@ -21,8 +21,9 @@ import pytest
 
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.clients import build_clients
-from a2a_core.aws.dynamodb_push_store import DynamoDBPushConfigStore
-from a2a_core.aws.dynamodb_store import BODY, BODY_REF, DynamoDBTaskStore
+from a2a_core.aws.dynamodb.keys import BODY, BODY_REF
+from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import TABLE, ResourceNames
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
 from a2a_core.core.ledger import Change, Decide, TaskLedger, status

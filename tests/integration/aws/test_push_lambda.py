@@ -17,7 +17,9 @@ import pytest
 
 from a2a_core.app import create_app
 from a2a_core.aws.compose import build_broker, build_kms_client, build_push_notifier, build_task_store
+from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
+from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.ledger import Change, status
 from a2a_core.core.records import Commit
@@ -26,8 +28,7 @@ from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
-from a2a_core.push.signing import KmsSigner, LocalSigner, Signer
-from a2a_core.push.stream_handler import push_stream_handler
+from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
 from a2a_core.service import A2AService, build_service
 from a2a_core.settings import Settings, SettingsError

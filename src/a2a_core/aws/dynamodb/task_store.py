@@ -1,6 +1,6 @@
 """`TaskStore` on DynamoDB: one item per commit, each written with one conditional put.
 
-An item is keyed ``TASK#<task_id>`` / ``EVT#<first_seq:010d>`` and holds ``task_id``,
+An item is keyed `keys.task_key` / `keys.event_key` (of its first seq) and holds ``task_id``,
 ``first_seq``, ``last_seq``, ``state``, ``write_id``, the TTL attribute and either ``body`` (the JSON)
 or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). Only a task's
 first commit carries the context index's attributes, so the index holds one entry per task.
@@ -10,15 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import secrets
 import time
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
+from a2a_core.aws.calls import Item, KeyTakenError, aws_call, query_all
+from a2a_core.aws.dynamodb.keys import (
+    BODY,
+    BODY_REF,
+    FIRST_SEQ,
+    LAST_SEQ,
+    MAX_SEQ,
+    STATE,
+    TASK_ID,
+    TASK_PREFIX,
+    WRITE_ID,
+    event_key,
+    task_key,
+)
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
 from a2a_core.core.records import Commit
@@ -29,75 +40,8 @@ if TYPE_CHECKING:
 
     from a2a_core.aws.blobs import S3Blobs
 
-TASK_ID = "task_id"
-FIRST_SEQ = "first_seq"
-LAST_SEQ = "last_seq"
-STATE = "state"
-BODY = "body"
-BODY_REF = "body_ref"
-# Random per append call: tells our own put, resent by botocore, from another writer's.
-WRITE_ID = "write_id"
-
-_TASK_PREFIX = "TASK#"
-_EVENT_PREFIX = "EVT#"
-_MAX_SEQ = 9_999_999_999  # the widest number the 10-digit sort key holds
 # S3 bodies fetched at once by one read; boto3's connection pool holds 10 connections.
 _PARALLEL_FETCHES = 8
-
-Item = dict[str, Any]
-P = ParamSpec("P")
-R = TypeVar("R")
-
-logger = logging.getLogger(__name__)
-
-
-class KeyTakenError(ConcurrentUpdateError):
-    """A conditional write lost; ``existing`` is the item that holds the key (when returned)."""
-
-    def __init__(self, existing: Item | None) -> None:
-        super().__init__("the item was written by another writer")
-        self.existing = existing
-
-
-def task_key(task_id: str) -> str:
-    return f"{_TASK_PREFIX}{task_id}"
-
-
-def event_key(seq: int) -> str:
-    return f"{_EVENT_PREFIX}{seq:010d}"
-
-
-async def aws_call(fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-    """Run a blocking boto3 call in a thread, with its errors turned into domain errors.
-
-    A failed condition means another writer got there first (`KeyTakenError`); anything
-    else (throttling past botocore's retries, a missing table or bucket, denied access, a
-    timeout) is logged here and surfaces as `StoreUnavailableError`, which tells clients nothing
-    about AWS.
-    """
-    try:
-        return await asyncio.to_thread(fn, *args, **kwargs)
-    except ClientError as error:
-        if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-            raise KeyTakenError(cast("Item | None", error.response.get("Item"))) from None
-        logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
-        raise StoreUnavailableError() from None
-    except BotoCoreError as error:
-        logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
-        raise StoreUnavailableError() from None
-
-
-async def query_all(client: DynamoDBClient, limit: int | None = None, **query: Any) -> list[Item]:
-    """Every item ``query`` matches across pages (or the first ``limit`` of them)."""
-    if limit is not None:
-        query["Limit"] = limit
-    items: list[Item] = []
-    while True:
-        page = await aws_call(client.query, **query)
-        items.extend(page["Items"])
-        if limit is not None or "LastEvaluatedKey" not in page:
-            return items[:limit] if limit is not None else items
-        query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 class DynamoDBTaskStore(TaskStore):
@@ -160,16 +104,16 @@ class DynamoDBTaskStore(TaskStore):
             raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken") from None
 
     async def head(self, task_id: str) -> Commit | None:
-        items = await self._events(task_id, 1, _MAX_SEQ, forward=False, limit=1)
+        items = await self._events(task_id, 1, MAX_SEQ, forward=False, limit=1)
         return (await self._decode(items))[0] if items else None
 
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         if after_seq <= 0:
-            return await self._decode(await self._events(task_id, 1, _MAX_SEQ))
+            return await self._decode(await self._events(task_id, 1, MAX_SEQ))
         # The commit holding seq after_seq + 1 may start at or before after_seq.
         earlier, later = await asyncio.gather(
             self._events(task_id, 1, after_seq, forward=False, limit=1),
-            self._events(task_id, after_seq + 1, _MAX_SEQ),
+            self._events(task_id, after_seq + 1, MAX_SEQ),
         )
         straddling = [item for item in earlier if int(item[LAST_SEQ]["N"]) > after_seq]
         return await self._decode(straddling + later)
@@ -184,7 +128,7 @@ class DynamoDBTaskStore(TaskStore):
             ExpressionAttributeNames={"#ctx": TABLE.context_key},
             ExpressionAttributeValues={":ctx": {"S": context_id}},
         )
-        return [item[TABLE.partition_key]["S"].removeprefix(_TASK_PREFIX) for item in items]
+        return [item[TABLE.partition_key]["S"].removeprefix(TASK_PREFIX) for item in items]
 
     def _item(self, commit: Commit) -> Item:
         item: Item = {
@@ -212,7 +156,7 @@ class DynamoDBTaskStore(TaskStore):
     async def _events(
         self, task_id: str, low: int, high: int, *, forward: bool = True, limit: int | None = None
     ) -> list[Item]:
-        # BETWEEN on EVT# keys, never an open range: the task's PUSH# items share its partition.
+        # BETWEEN on commit keys, never an open range: the task's PUSH# items share its partition.
         # TTL deletes items up to a few days after they expire: until then they are filtered out
         # (all of a task's items expire together, so an expired task reads as no task at all).
         return await query_all(

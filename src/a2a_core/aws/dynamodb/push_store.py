@@ -11,7 +11,8 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from a2a_core.aws.dynamodb_store import Item, aws_call, query_all, task_key
+from a2a_core.aws.calls import Item, aws_call, query_all
+from a2a_core.aws.dynamodb.keys import task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.types import PushNotificationConfig

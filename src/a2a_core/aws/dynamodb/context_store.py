@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from a2a_core.aws.dynamodb_store import Item, KeyTakenError, aws_call
+from a2a_core.aws.calls import Item, KeyTakenError, aws_call
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.context_store import (
     NO_CONTEXT,

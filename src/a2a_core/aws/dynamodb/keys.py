@@ -1,0 +1,29 @@
+"""How commit items are laid out in the table: their keys and attributes.
+
+`DynamoDBTaskStore` writes them, the table's stream carries them to the push function
+(`stream.commit_ref` reads them back), and the CDK stack filters that stream on the commit sort
+key's prefix: all three use these names, defined once.
+"""
+
+from __future__ import annotations
+
+TASK_ID = "task_id"
+FIRST_SEQ = "first_seq"
+LAST_SEQ = "last_seq"
+STATE = "state"
+BODY = "body"
+BODY_REF = "body_ref"
+# Random per append call: tells our own put, resent by botocore, from another writer's.
+WRITE_ID = "write_id"
+
+TASK_PREFIX = "TASK#"  # the partition of a task's items (its commits and its push configs)
+EVENT_PREFIX = "EVT#"  # the sort key of a commit item: this, then the commit's first seq
+MAX_SEQ = 9_999_999_999  # the widest number the 10-digit sort key holds
+
+
+def task_key(task_id: str) -> str:
+    return f"{TASK_PREFIX}{task_id}"
+
+
+def event_key(seq: int) -> str:
+    return f"{EVENT_PREFIX}{seq:010d}"

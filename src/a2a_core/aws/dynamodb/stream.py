@@ -1,0 +1,26 @@
+"""The table's stream, read back: which commit a DynamoDB stream record announces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2a_core.aws.dynamodb.keys import BODY, EVENT_PREFIX, FIRST_SEQ, STATE, TASK_ID
+from a2a_core.aws.resources import TABLE
+from a2a_core.core.records import Commit
+from a2a_core.push.notifier import CommitRef
+from a2a_core.types import TaskState
+
+
+def commit_ref(record: dict[str, Any]) -> CommitRef | None:
+    """The commit a stream record announces, or None for anything that is not a new commit."""
+    image = (record.get("dynamodb") or {}).get("NewImage") or {}
+    sort_key = image.get(TABLE.sort_key, {}).get("S", "")
+    if record.get("eventName") != "INSERT" or not sort_key.startswith(EVENT_PREFIX):
+        return None
+    body = image.get(BODY, {}).get("S")
+    return CommitRef(
+        task_id=image[TASK_ID]["S"],
+        first_seq=int(image[FIRST_SEQ]["N"]),
+        state=TaskState(image[STATE]["S"]),
+        commit=Commit.model_validate_json(body) if body is not None else None,
+    )

@@ -1,0 +1,66 @@
+"""`Signer` on AWS KMS: push notifications signed by a key whose private half never leaves KMS.
+
+KMS errors (unreachable, throttled, access denied, a disabled key) surface as
+`SignerUnavailableError`, like every AWS adapter's errors, never as botocore's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from a2a_core.aws.calls import kms_call
+from a2a_core.push.signing import Signer, der_to_raw, ec_jwk
+
+if TYPE_CHECKING:
+    from mypy_boto3_kms import KMSClient
+
+# KMS signs at most 4,096 bytes of RAW message; webhook URLs are capped well below that.
+_KMS_MAX_MESSAGE = 4096
+
+
+class KmsSigner(Signer):
+    """A KMS key (``ECC_NIST_P256``, ``SIGN_VERIFY``): the private key never leaves KMS.
+
+    ``kid`` is the key id as configured, so the API (which publishes the key) and the push
+    function (which signs) agree on it without asking KMS. Needs ``kms:Sign`` to sign and
+    ``kms:GetPublicKey`` to publish.
+    """
+
+    def __init__(self, client: KMSClient | Callable[[], KMSClient], key_id: str) -> None:
+        """``client`` may be a factory, called on first use (keeps it off the API's cold start)."""
+        self._client_or_factory = client
+        self._client: KMSClient | None = None
+        self.kid = key_id
+        self._jwk: dict[str, Any] | None = None
+
+    @property
+    def client(self) -> KMSClient:
+        if self._client is None:
+            source = self._client_or_factory
+            self._client = source() if callable(source) else source
+        return self._client
+
+    async def sign(self, signing_input: bytes) -> bytes:
+        if len(signing_input) > _KMS_MAX_MESSAGE:
+            raise ValueError(f"JWS input of {len(signing_input)} bytes is over KMS's {_KMS_MAX_MESSAGE}")
+        response = await kms_call(
+            self.client.sign,
+            KeyId=self.kid,
+            Message=signing_input,
+            MessageType="RAW",
+            SigningAlgorithm="ECDSA_SHA_256",
+        )
+        return der_to_raw(response["Signature"])
+
+    async def public_jwk(self) -> dict[str, Any]:
+        if self._jwk is None:
+            response = await kms_call(self.client.get_public_key, KeyId=self.kid)
+            from cryptography.hazmat.primitives.asymmetric import ec
+            from cryptography.hazmat.primitives.serialization import load_der_public_key
+
+            key = load_der_public_key(response["PublicKey"])
+            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
+                raise ValueError(f"KMS key {self.kid} is not a P-256 (ECC_NIST_P256) key")
+            self._jwk = ec_jwk(key, self.kid)
+        return dict(self._jwk)
