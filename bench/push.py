@@ -31,9 +31,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from a2a_core.aws.compose import build_kms_client, build_push_store, build_task_store  # noqa: E402
 from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
 from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
+from a2a_core.compose import build_kms_client, build_push_store, build_sender, build_task_store  # noqa: E402
 from a2a_core.core.ledger import Change, TaskLedger, status  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402
 from a2a_core.core.records import Commit  # noqa: E402
@@ -44,7 +44,6 @@ from a2a_core.local.stream_poller import local_push_poller  # noqa: E402
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters  # noqa: E402
 from a2a_core.push.notifier import PushNotifier  # noqa: E402
 from a2a_core.push.signing import LocalSigner, Signer  # noqa: E402
-from a2a_core.push.wiring import build_sender  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
 from a2a_core.types import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402
 from push_receiver import Receiver  # noqa: E402

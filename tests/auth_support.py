@@ -12,7 +12,7 @@ from pydantic import SecretStr
 
 from a2a_core.app import create_app
 from a2a_core.core.executor import TaskContext
-from a2a_core.service import A2AService
+from a2a_core.server import AgentServer
 
 KEYS = {"alice": "alice-4f9b2c1e8d7a6b5c", "bob": "bob-0a1b2c3d4e5f6a7b"}
 API_KEYS = {key_id: SecretStr(key) for key_id, key in KEYS.items()}
@@ -40,7 +40,7 @@ def send(text: str = "hi", *, blocking: bool = False, **fields: Any) -> dict[str
     return rpc("message/send", {"message": message(text, **fields), "configuration": {"blocking": blocking}})
 
 
-def client_for(service: A2AService, **headers: str) -> httpx.AsyncClient:
+def client_for(service: AgentServer, **headers: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         transport=httpx.ASGITransport(app=create_app(service)), base_url="http://agent.test", headers=headers
     )

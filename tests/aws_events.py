@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from a2a_core.aws.compose import build_broker, build_task_store
 from a2a_core.aws.resources import ResourceNames
+from a2a_core.compose import build_aws_adapters, build_server, build_task_store
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import Change, TaskLedger, status
@@ -30,7 +30,6 @@ from a2a_core.core.records import Commit, RunLease
 from a2a_core.local import lambda_shapes
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.service import build_service
 from a2a_core.settings import Settings
 from a2a_core.types import (
     Message,
@@ -108,8 +107,10 @@ class Deployment:
     @property
     def engine(self) -> TaskEngine:
         settings = self.settings
-        store = build_task_store(settings, self.aws.clients)
-        return build_service(settings, store=store, broker=build_broker(settings, self.aws.clients)).engine
+        adapters = build_aws_adapters(settings, self.aws.clients)
+        return build_server(
+            settings, store=adapters.store, broker=adapters.broker, push_store=adapters.push_store
+        ).engine
 
     def start_task(self, text: str = "hi") -> str:
         """Send a message as a client would: the task is stored and its run op enqueued on SQS."""

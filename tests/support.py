@@ -5,13 +5,14 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
 from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
-from a2a_core.service import A2AService, build_service
+from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
 from a2a_core.types import Message, MessageSendConfiguration, MessageSendParams, Role, TextPart
 
@@ -35,7 +36,7 @@ class Stack:
         self.broker = InMemoryBroker()
         self.context_store = InMemoryContextStore()
         settings.setdefault("allow_unauthenticated", True)  # tests that need auth choose a mode
-        self.service: A2AService = build_service(
+        self.service: AgentServer = build_server(
             Settings(**settings), store=self.store, broker=self.broker, context_store=self.context_store
         )
         self.engine = self.service.engine

@@ -12,10 +12,10 @@ from typing import Any
 from mangum import Mangum
 
 from a2a_core.app import create_app
+from a2a_core.compose import build_aws_adapters, build_server
 from a2a_core.core.broker import Broker, InMemoryBroker
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
-from a2a_core.service import build_service
 from a2a_core.settings import Settings
 
 
@@ -23,7 +23,6 @@ def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | 
     if settings.backend == "memory":
         return InMemoryTaskStore(), InMemoryBroker(), None
     from a2a_core.aws.clients import build_clients
-    from a2a_core.aws.compose import build_aws_adapters
 
     adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
     return adapters.store, adapters.broker, adapters.push_store
@@ -31,7 +30,7 @@ def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | 
 
 settings = Settings.from_env()
 store, broker, push_store = _adapters(settings)
-app = create_app(build_service(settings, store=store, broker=broker, push_store=push_store))
+app = create_app(build_server(settings, store=store, broker=broker, push_store=push_store))
 _mangum = Mangum(app, lifespan="off")
 
 

@@ -7,8 +7,8 @@ handling lives in `a2a_core.aws.lambdas`.
 from __future__ import annotations
 
 from a2a_core.aws.clients import build_clients
-from a2a_core.aws.compose import build_task_store
 from a2a_core.aws.lambdas import dead_letter_handler
+from a2a_core.compose import build_task_store
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.settings import Settings
 

@@ -8,8 +8,8 @@ the run queue. The batch handling lives in `a2a_core.aws.push_stream`.
 from __future__ import annotations
 
 from a2a_core.aws.clients import build_clients
-from a2a_core.aws.compose import build_lambda_push_notifier
 from a2a_core.aws.push_stream import push_stream_handler
+from a2a_core.compose import build_lambda_push_notifier
 from a2a_core.push.metrics import PowertoolsMetrics
 from a2a_core.push.notifier import PushNotifier
 from a2a_core.settings import Settings

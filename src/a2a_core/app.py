@@ -21,7 +21,7 @@ from a2a_core.auth import AuthError, build_authenticator
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError
 from a2a_core.jsonrpc import error_body
-from a2a_core.service import A2AService
+from a2a_core.server import AgentServer
 
 logger = logging.getLogger(__name__)
 JSON = "application/json"
@@ -33,7 +33,7 @@ class _BodyTooLargeError(Exception):
 
 
 def create_app(
-    service: A2AService,
+    service: AgentServer,
     *,
     lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
 ) -> Starlette:
@@ -98,7 +98,7 @@ def create_app(
     )
 
 
-def _push_routes(service: A2AService) -> list[Route]:
+def _push_routes(service: AgentServer) -> list[Route]:
     """``GET /.well-known/jwks.json`` while push is on (404 otherwise): the notification keys."""
     if service.push is None:
         return []

@@ -49,8 +49,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_dev(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from a2a_core.compose import load_agent
     from a2a_core.dev import banner, bind, build_dev_stack
-    from a2a_core.service import load_agent
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     backend = args.backend or os.environ.get("A2A_BACKEND") or "local"

@@ -1,6 +1,6 @@
 """`a2a-serverless dev`: the API and a worker loop in one local process.
 
-The same `A2AService` and `Worker` code that runs in Lambda runs here; only the adapters and the
+The same `AgentServer` and `Worker` code that runs in Lambda runs here; only the adapters and the
 loop that feeds run operations to the worker differ.
 """
 
@@ -18,12 +18,13 @@ from starlette.applications import Starlette
 
 from a2a_core.app import create_app
 from a2a_core.auth.local import DevAuth, dev_auth
+from a2a_core.compose import build_server
 from a2a_core.core.broker import Broker, InMemoryBroker, RunOperation
 from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.executor import AgentExecutor
 from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.service import A2AService, build_service
+from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ Background = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 
 @dataclass
 class DevStack:
-    service: A2AService
+    service: AgentServer
     worker: Worker
     app: Starlette
     broker: Broker
@@ -81,7 +82,7 @@ def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
 
 def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     broker = InMemoryBroker()
-    service = build_service(
+    service = build_server(
         settings, store=InMemoryTaskStore(), broker=broker, context_store=InMemoryContextStore()
     )
     worker = service.worker(agent)
@@ -91,8 +92,8 @@ def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
 
 
 def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
-    from a2a_core.aws.compose import build_aws_adapters, build_context_store
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
+    from a2a_core.compose import build_aws_adapters, build_context_store
     from a2a_core.local.moto_server import start_local_aws
     from a2a_core.local.pollers import SqsPoller
     from a2a_core.local.stream_poller import local_push_poller
@@ -114,7 +115,7 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     )
     adapters = build_aws_adapters(settings, aws.clients)
     signer = LocalSigner()  # moto's KMS holds no key of ours; the JWKS serves this one
-    service = build_service(
+    service = build_server(
         settings,
         store=NotifyingTaskStore(adapters.store),
         broker=adapters.broker,
@@ -150,14 +151,18 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
 
 def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     from a2a_core.aws.clients import build_clients
-    from a2a_core.aws.compose import build_aws_adapters, build_context_store
+    from a2a_core.compose import build_aws_adapters, build_context_store
 
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
     adapters = build_aws_adapters(settings, clients)
     # Nothing runs the stack's worker here (the Lambda does); it is built like the Lambda's anyway.
     context_store = build_context_store(settings, clients)
-    service = build_service(
-        settings, store=adapters.store, broker=adapters.broker, context_store=context_store
+    service = build_server(
+        settings,
+        store=adapters.store,
+        broker=adapters.broker,
+        context_store=context_store,
+        push_store=adapters.push_store,
     )
     description = f"AWS (table {settings.table_name}; the deployed worker Lambda runs the agent)"
     return DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.service import build_service
+from a2a_core.compose import build_server
 from agents import slow
 from auth_support import message, rpc, sse_data
 from aws_events import api_context, api_event, load_function
@@ -205,7 +205,7 @@ def test_message_stream_is_one_buffered_sse_body(
     async def run_next_turn() -> None:
         operation = await api.broker.receive(timeout=2.0)
         assert operation is not None
-        await build_service(api.settings, store=api.store, broker=api.broker).worker(slow).handle(operation)
+        await build_server(api.settings, store=api.store, broker=api.broker).worker(slow).handle(operation)
 
     worker = loop.create_task(run_next_turn())
     response = api.handler(request, api_context())

@@ -15,7 +15,7 @@ import pytest
 
 from a2a_core.app import create_app
 from a2a_core.examples.echo import agent as echo_agent
-from a2a_core.service import A2AService
+from a2a_core.server import AgentServer
 from a2a_core.types import TaskState
 from support import Stack
 
@@ -140,20 +140,20 @@ def _client(stack: Stack) -> httpx.AsyncClient:
     return _client_for(stack.service)
 
 
-def _client_for(service: A2AService) -> httpx.AsyncClient:
+def _client_for(service: AgentServer) -> httpx.AsyncClient:
     transport = httpx.ASGITransport(app=create_app(service))
     return httpx.AsyncClient(transport=transport, base_url="http://agent.test")
 
 
 async def test_an_internal_failure_is_32603_without_details(stack: Stack) -> None:
+    from a2a_core.compose import build_server
     from a2a_core.core.store import InMemoryTaskStore
-    from a2a_core.service import build_service
 
     class BrokenStore(InMemoryTaskStore):
         async def read(self, task_id: str, after_seq: int = 0) -> list[Any]:
             raise RuntimeError("disk on fire at /var/secret/path")
 
-    service = build_service(stack.service.settings, store=BrokenStore(), broker=stack.broker)
+    service = build_server(stack.service.settings, store=BrokenStore(), broker=stack.broker)
     async with _client_for(service) as client:
         response = await client.post("/", json=rpc("tasks/get", {"id": "x"}, 9))
     answer = response.json()

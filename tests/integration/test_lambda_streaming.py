@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
-from a2a_core.service import build_service
 from agents import ARTIFACT, chunk_text, slow
 from aws_events import EVENTS, api_context, load_function
 
@@ -42,7 +42,7 @@ def api(monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop) -> Mod
 
 def worker_for(api: ModuleType) -> Worker:
     """A worker on the handler's own in-memory store, running `agents.slow`."""
-    return build_service(api.settings, store=api.store, broker=api.broker).worker(slow)
+    return build_server(api.settings, store=api.store, broker=api.broker).worker(slow)
 
 
 def rest_event(body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import JsonValue
 
+from a2a_core.compose import build_server
 from a2a_core.core.caller import Caller
 from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import AGENT_FAILED
-from a2a_core.service import build_service
 from a2a_core.settings import Settings
 from a2a_core.types import Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
@@ -89,7 +89,7 @@ async def test_successive_updates_in_one_turn_build_on_each_other() -> None:
 
 async def test_an_agent_using_context_without_a_store_fails_its_task() -> None:
     stack = Stack(_counter)
-    service = build_service(Settings(), store=InMemoryTaskStore(), broker=stack.broker)
+    service = build_server(Settings(), store=InMemoryTaskStore(), broker=stack.broker)
     stack.ledger, stack.worker = service.ledger, service.worker(_counter)
     stack.engine = service.engine
     task = await _send(stack, "a")

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncGenerator
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from pydantic import BaseModel, TypeAdapter
 
 from a2a_core.client import wire
 from a2a_core.client.errors import A2AClientConnectionError
-from a2a_core.client.events import Event, EventStream, is_final, task_id_of
+from a2a_core.client.events import Closing, Event, EventStream, is_final, task_id_of
 from a2a_core.client.sse import parse_events
 from a2a_core.core.errors import A2AError
 from a2a_core.types import (
@@ -33,7 +32,7 @@ T = TypeVar("T")
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
 
 
-class A2AClient:
+class A2AClient(Closing):
     def __init__(
         self,
         agent: str | AgentCard,
@@ -59,14 +58,6 @@ class A2AClient:
         self._owns_http = httpx_client is None
         self._http = httpx_client or httpx.AsyncClient(timeout=timeout, follow_redirects=True)
         self._headers = dict(headers or {})
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
     async def aclose(self) -> None:
         if self._owns_http:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, Callable
 from types import TracebackType
 from typing import Self
@@ -27,7 +28,23 @@ def task_id_of(event: Event) -> str | None:
     return event.id if isinstance(event, Task) else event.task_id
 
 
-class EventStream:
+class Closing(ABC):
+    """``async with`` closes it (`aclose`) on the way out, however the block ends."""
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release what it holds (its HTTP connections)."""
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+
+class EventStream(Closing):
     def __init__(
         self,
         events: Callable[[EventStream], AsyncGenerator[Event]],
@@ -53,11 +70,3 @@ class EventStream:
 
     async def aclose(self) -> None:
         await self._events.aclose()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()

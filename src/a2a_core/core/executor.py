@@ -88,9 +88,7 @@ class TaskContext:
     def context_store(self) -> ContextStore:
         """The store of per-context agent state; `RuntimeError` if the worker was given none."""
         if self._context_store is None:
-            raise RuntimeError(
-                "this worker has no context store: pass context_store= to build_service/Worker"
-            )
+            raise RuntimeError("this worker has no context store: pass context_store= to build_server/Worker")
         return self._context_store
 
     async def load_context(self) -> JsonValue | None:

@@ -40,7 +40,7 @@ INVALID_RESPONSE = "The agent returned an invalid response."
 AGENT_FAILED = "The agent failed while working on this task."
 OUT_OF_TIME = "The agent did not finish within the worker's time limit."
 # How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
-# to its dead-letter queue after as many receives (`a2a_core.aws.resources.QueueSpec`).
+# to its dead-letter queue after as many receives (its maxReceiveCount follows this).
 MAX_ATTEMPTS = 3
 
 

@@ -1,5 +1,5 @@
-"""Notifications that could not be delivered: the port and its in-memory adapter (the SQS one is
-`a2a_core.aws.sqs_push_dead_letters`).
+"""Notifications that could not be delivered: the port and its in-memory adapter (the SQS one
+lives with the other AWS adapters, in ``aws/``).
 
 A dead letter holds what a replay needs: the task, the config (by id: its token and credentials
 are read from the config store at replay time, never copied into a queue), the event id a

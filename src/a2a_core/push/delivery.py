@@ -30,6 +30,7 @@ import httpx
 
 from a2a_core.push.headers import headers_for
 from a2a_core.push.metrics import RETRIED, CountingMetrics, DeliveryMetrics
+from a2a_core.push.notification import Notification
 from a2a_core.push.signing import Signer, encode_jwt, notification_claims
 from a2a_core.push.urls import CheckedUrl, UnresolvableHostError, UrlPolicy, WebhookRefusedError
 from a2a_core.types import PushNotificationConfig
@@ -38,17 +39,6 @@ logger = logging.getLogger(__name__)
 
 _RETRYABLE = {408, 429}
 _NODELAY = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
-
-
-@dataclass(frozen=True)
-class Notification:
-    task_id: str
-    seq: int  # the sequence number of the event in the task log (its SSE event id too)
-    body: bytes
-
-    @property
-    def event_id(self) -> str:
-        return f"{self.task_id}:{self.seq}"
 
 
 @dataclass(frozen=True)

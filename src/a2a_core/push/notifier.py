@@ -29,8 +29,9 @@ from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged, fold
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
-from a2a_core.push.delivery import DeliveryResult, Notification, WebhookSender
+from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
+from a2a_core.push.notification import Notification
 from a2a_core.types import PushNotificationConfig, TaskState
 
 logger = logging.getLogger(__name__)

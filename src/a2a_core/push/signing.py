@@ -1,5 +1,5 @@
 """Notification JWTs (ES256) and the public keys that verify them (JWKS): the `Signer` port and
-its in-process adapter (`a2a_core.aws.kms_signer.KmsSigner` signs with a KMS key).
+its in-process adapter (the AWS adapter, ``KmsSigner``, signs with a KMS key).
 
 Every notification carries a JWT the agent signs: ``iss`` (the agent's URL), ``aud`` (the webhook
 URL as configured), ``iat``/``exp`` (valid for minutes), ``jti`` (the notification's event id,

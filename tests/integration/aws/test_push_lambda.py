@@ -16,11 +16,18 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
-from a2a_core.aws.compose import build_broker, build_kms_client, build_push_notifier, build_task_store
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
+from a2a_core.compose import (
+    build_broker,
+    build_kms_client,
+    build_push_notifier,
+    build_push_store,
+    build_server,
+    build_task_store,
+)
 from a2a_core.core.ledger import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
@@ -30,7 +37,7 @@ from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
 from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
-from a2a_core.service import A2AService, build_service
+from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
 from a2a_core.types import PushNotificationConfig, TaskState
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
@@ -65,13 +72,14 @@ class PushDeployment(Deployment):
         }
         return super().env(**{**push, **overrides})
 
-    def api(self, **env: str) -> A2AService:
-        """The API as functions/api builds it: push store and KMS signer come from the settings."""
+    def api(self, **env: str) -> AgentServer:
+        """The API as functions/api builds it: the KMS signer comes from the settings."""
         settings = Settings.from_env(self.env(**env))
-        return build_service(
+        return build_server(
             settings,
             store=build_task_store(settings, self.aws.clients),
             broker=build_broker(settings, self.aws.clients),
+            push_store=build_push_store(settings, self.aws.clients),
         )
 
     def push_handler(self, signer: Signer | None = None, **env: str) -> Any:
@@ -139,7 +147,7 @@ def receiver() -> Iterator[Receiver]:
         yield receiver
 
 
-def rpc(app_service: A2AService, method: str, params: dict[str, Any]) -> Any:
+def rpc(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
     async def call() -> Any:
         transport = httpx.ASGITransport(app=create_app(app_service))
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
@@ -151,7 +159,7 @@ def rpc(app_service: A2AService, method: str, params: dict[str, Any]) -> Any:
     return asyncio.run(call())
 
 
-def send(service: A2AService, url: str, **config: Any) -> str:
+def send(service: AgentServer, url: str, **config: Any) -> str:
     params = {
         "message": {
             "role": "user",
@@ -255,8 +263,6 @@ def _to(state: TaskState) -> Callable[[Commit], Change]:
 
 
 async def _put_config(deployment: PushDeployment, task_id: str, config: PushNotificationConfig) -> None:
-    from a2a_core.aws.compose import build_push_store
-
     await build_push_store(deployment.settings, deployment.aws.clients).put(task_id, config)
 
 

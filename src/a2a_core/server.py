@@ -1,0 +1,45 @@
+"""`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it).
+
+What the HTTP app (`a2a_core.app.create_app`) serves and what a worker runs against: the ledger
+over the task store, the engine, the JSON-RPC dispatcher, the cards, and push notifications.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from a2a_core.agent_card import CardBuilder
+from a2a_core.core.context_store import ContextStore
+from a2a_core.core.engine import TaskEngine
+from a2a_core.core.executor import AgentExecutor, AgentFunction, as_executor
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.worker import Worker
+from a2a_core.jsonrpc import Dispatcher
+from a2a_core.settings import Settings
+
+if TYPE_CHECKING:
+    from a2a_core.push.service import PushConfigService
+    from a2a_core.push.signing import Signer
+
+
+@dataclass(frozen=True)
+class AgentServer:
+    settings: Settings
+    ledger: TaskLedger
+    engine: TaskEngine
+    dispatcher: Dispatcher
+    cards: CardBuilder
+    # Where agents keep per-context state (`TaskContext.load_context`); None: agents cannot.
+    context_store: ContextStore | None = None
+    # Push notifications (None: off) and the keys `/.well-known/jwks.json` publishes.
+    push: PushConfigService | None = None
+    push_signers: tuple[Signer, ...] = ()
+
+    def worker(self, agent: AgentExecutor | AgentFunction) -> Worker:
+        return Worker(
+            self.ledger,
+            as_executor(agent),
+            lease_seconds=self.settings.lease_seconds,
+            context_store=self.context_store,
+        )
