@@ -6,20 +6,42 @@ wildcard is acknowledged per finding (``AwsSolutions-IAM5[Resource::...]``), nev
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from aws_cdk import Acknowledgment, CfnElement, Stack, Validations
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sqs as sqs
 from constructs import IConstruct
 
+from infra.api import AgentApi
+from infra.functions import ServiceFunctions
 from infra.http_api import AgentHttpApi
 from infra.options import AuthMode
-
-if TYPE_CHECKING:
-    from infra.api import AgentApi
-    from infra.service import A2AService
+from infra.storage import TaskStorage
 
 PREFIX = "AwsSolutions::AwsSolutions-"
+
+
+class AcknowledgedService(Protocol):
+    """What the acknowledgments look at: an `infra.service.A2AService`, seen from here."""
+
+    @property
+    def auth(self) -> AuthMode: ...
+    @property
+    def functions(self) -> ServiceFunctions: ...
+    @property
+    def authorizer_function(self) -> lambda_.Function | None: ...
+    @property
+    def storage(self) -> TaskStorage: ...
+    @property
+    def api(self) -> AgentApi | AgentHttpApi: ...
+    @property
+    def push_function(self) -> lambda_.Function | None: ...
+    @property
+    def push_failures(self) -> sqs.Queue | None: ...
+    @property
+    def push_dead_letters(self) -> sqs.Queue | None: ...
+
 
 XRAY = (
     "IAM5[Resource::*]",
@@ -42,7 +64,7 @@ def acknowledge(construct: IConstruct, rule: str, reason: str) -> None:
     Validations.of(construct).acknowledge(Acknowledgment(id=PREFIX + rule, reason=reason))
 
 
-def acknowledge_service(service: A2AService) -> None:
+def acknowledge_service(service: AcknowledgedService) -> None:
     for name, function in service.functions.functions.items():
         # The authorizer reads no task data: it only checks tokens.
         bodies = None if function is service.authorizer_function else "reads and writes"
@@ -66,7 +88,7 @@ PUBLIC = (
 )
 
 
-def _acknowledge_rest_api(service: A2AService, api: AgentApi) -> None:
+def _acknowledge_rest_api(service: AcknowledgedService, api: AgentApi) -> None:
     rest_api = api.rest_api
     acknowledge(
         rest_api,
@@ -96,7 +118,7 @@ def _acknowledge_rest_api(service: A2AService, api: AgentApi) -> None:
             acknowledge(method, rule, reason)
 
 
-def _acknowledge_http_api(service: A2AService, api: AgentHttpApi) -> None:
+def _acknowledge_http_api(service: AcknowledgedService, api: AgentHttpApi) -> None:
     # COG4 concerns REST methods only; API Gateway authorizes JWT and IAM routes itself.
     for route in api.public_routes:
         acknowledge(route, "APIG4", PUBLIC)
@@ -131,7 +153,7 @@ _PROTECTED = {
 }
 
 
-def acknowledge_push(service: A2AService) -> None:
+def acknowledge_push(service: AcknowledgedService) -> None:
     assert service.push_function is not None
     assert service.push_failures is not None
     assert service.push_dead_letters is not None
@@ -151,7 +173,7 @@ def acknowledge_push(service: A2AService) -> None:
 
 
 def acknowledge_function(
-    service: A2AService,
+    service: AcknowledgedService,
     name: str,
     function: lambda_.Function,
     wildcard: tuple[str, str],

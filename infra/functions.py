@@ -6,16 +6,25 @@ send X-Ray traces, and everything else is granted to it by `A2AService`, resourc
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 
+from aws_cdk import Duration, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from infra.options import FunctionOptions
+from infra import web_adapter
+from infra.options import AuthMode, ConfigurationError, FunctionOptions, JwtIssuer, StreamingMode
+from infra.queues import RunQueues
+from infra.storage import TaskStorage
 
 RUNTIME = lambda_.Runtime.PYTHON_3_11
+# Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
+SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
+# Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
+AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
 
 
 class ServiceFunctions(Construct):
@@ -80,3 +89,98 @@ class ServiceFunctions(Construct):
         self._environment[key] = value
         for function in self.functions.values():
             function.add_environment(key, value)
+
+    def add_api(
+        self,
+        options: FunctionOptions,
+        *,
+        streaming: StreamingMode,
+        signing_key_id: str,
+        layers: Sequence[lambda_.ILayerVersion] = (),
+    ) -> lambda_.Function:
+        """The API function: Mangum when buffered; uvicorn behind the Web Adapter ``layers`` when
+        streaming. It knows the signing key's id for the JWKS endpoint."""
+        description = "A2A JSON-RPC API and agent card"
+        signing_key = {SIGNING_KEY_ENV: signing_key_id}  # for the JWKS endpoint
+        if streaming is StreamingMode.BUFFERED:
+            return self.add(
+                "Api",
+                handler="functions.api.handler.handler",
+                options=options,
+                description=description,
+                environment=signing_key,
+            )
+        return self.add(
+            "Api",
+            handler=web_adapter.HANDLER,
+            options=options,
+            description=f"{description} (response streaming)",
+            layers=layers,
+            environment={**signing_key, **web_adapter.ENVIRONMENT},
+        )
+
+    def add_authorizer(self, jwt: JwtIssuer) -> lambda_.Function:
+        return self.add(
+            "Authorizer",
+            handler="functions.authorizer.handler.handler",
+            options=AUTHORIZER,
+            description="Checks bearer JWTs for API Gateway (issuer, audience, JWKS signature, expiry)",
+            environment={
+                "A2A_JWT_ISSUER": jwt.issuer,
+                "A2A_JWT_AUDIENCE": jwt.audience,
+                "A2A_JWT_JWKS_URL": jwt.jwks_url,
+                "A2A_JWT_ALGORITHMS": json.dumps(list(jwt.algorithms)),
+            },
+        )
+
+    def add_worker(self, options: FunctionOptions) -> lambda_.Function:
+        return self.add(
+            "Worker",
+            handler="functions.worker.handler.handler",
+            options=options,
+            description="Runs the agent, one turn per SQS run operation",
+        )
+
+    def add_dead_letter(self, options: FunctionOptions) -> lambda_.Function:
+        return self.add(
+            "DeadLetter",
+            handler="functions.dlq.handler.handler",
+            options=options,
+            description="Fails the task of a run operation that reached the dead-letter queue",
+        )
+
+
+def service_environment(
+    storage: TaskStorage,
+    queues: RunQueues,
+    *,
+    auth: AuthMode,
+    allow_unauthenticated: bool,
+    agent: str,
+    retention_days: int,
+    worker: FunctionOptions,
+    service_name: str,
+    extra: Mapping[str, str] | None,
+) -> dict[str, str]:
+    """What every function's environment holds: the service's own variables, which ``extra``
+    (the deployer's) may not override, and ``extra``."""
+    owned = {
+        "A2A_BACKEND": "aws",
+        # The app refuses to start without auth unless the opt-out reaches it too.
+        "A2A_AUTH_MODE": auth.value,
+        "A2A_ALLOW_UNAUTHENTICATED": str(allow_unauthenticated).lower(),
+        "A2A_AWS_REGION": Stack.of(storage).region,
+        "A2A_AGENT": agent,
+        "A2A_TABLE_NAME": storage.table.table_name,
+        "A2A_BUCKET_NAME": storage.bucket.bucket_name,
+        "A2A_QUEUE_URL": queues.queue.queue_url,
+        "A2A_DLQ_URL": queues.dead_letters.queue_url,
+        "A2A_RETENTION_DAYS": str(retention_days),
+        # A worker's claim on a turn lives as long as the worker may run.
+        "A2A_LEASE_SECONDS": str(int(worker.timeout.to_seconds())),
+        "POWERTOOLS_SERVICE_NAME": service_name,
+    }
+    clashes = sorted(set(owned) & set(extra or {}))
+    if clashes:
+        raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")
+    return {**(extra or {}), **owned}

@@ -1,12 +1,16 @@
-"""`A2AService`: the whole agent service as one construct to drop into any CDK app."""
+"""`A2AService`: the whole agent service as one construct to drop into any CDK app.
+
+The constructor is a sequence of named steps, in the order they create resources: check the
+props, add the storage, queues and signing key, bundle the code and add the functions, connect
+them (grants and event sources), put the front door before the API function, and watch it all.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
@@ -19,15 +23,11 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from a2a_core.aws.dynamodb.keys import EVENT_PREFIX
-from a2a_core.aws.resources import PUSH_QUEUE
 from infra import acknowledgments, web_adapter
-from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
-from infra.api import AgentApi
 from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
-from infra.functions import RUNTIME, ServiceFunctions
-from infra.http_api import AgentHttpApi
+from infra.front_door import add_front_door
+from infra.functions import RUNTIME, SIGNING_KEY_ENV, ServiceFunctions, service_environment
 from infra.options import (
     API_BUFFERED,
     API_STREAM,
@@ -47,24 +47,13 @@ from infra.options import (
     check_front_door,
     check_limits,
 )
+from infra.push import PUSH, PUSH_MAX_RECORD_AGE, add_push_function
 from infra.queues import RunQueues
-from infra.storage import LARGE_BODY_PREFIX, TaskStorage
+from infra.storage import TaskStorage
 
-# Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
-SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
-# Only a commit (a new commit item) can change a task's state; see a2a_core.aws.dynamodb.keys.
-EVENT_SORT_KEY_PREFIX = EVENT_PREFIX
+__all__ = ["SIGNING_KEY_ENV", "A2AService"]
 
-_READ_ITEMS = ("dynamodb:GetItem", "dynamodb:Query")
-_WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")
-_READ_BODIES = ("s3:GetObject",)
-_WRITE_BODIES = ("s3:PutObject", "s3:DeleteObject")
-PUSH = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))
-# Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
-AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
 DEFAULT_API_KEY = "default"
-PUSH_MAX_RECORD_AGE = Duration.hours(1)
-SQS_MAX_RETENTION = Duration.days(14)
 
 
 class A2AService(Construct):
@@ -137,127 +126,50 @@ class A2AService(Construct):
         self.streaming = streaming
         self.front_door = front_door
 
-        self.storage = TaskStorage(self, "Storage", retention_days=retention_days)
-        self.queues = RunQueues(
-            self,
-            "Queues",
-            worker_timeout=worker_function.timeout,
-            dead_letter_timeout=dead_letter_function.timeout,
-        )
-        self.signing_key = kms.Key(
-            self,
-            "PushSigningKey",
-            description="Signs push notification JWTs (ES256); the private key never leaves KMS",
-            key_spec=kms.KeySpec.ECC_NIST_P256,
-            key_usage=kms.KeyUsage.SIGN_VERIFY,
-            removal_policy=RemovalPolicy.RETAIN,
-        )
-        web_server = streaming is StreamingMode.RESPONSE_STREAM
-        self.code = code or service_code(
-            BundleSpec.for_function(
-                architecture,
-                RUNTIME,
-                web_server=web_server,
-                include_boto3=include_boto3,
-                packages=tuple(agent_packages),
-            ),
-            skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)),
-        )
+        self._add_resources(retention_days, worker_function, dead_letter_function)
+        self.code = code or self._bundle(architecture, include_boto3, agent_packages)
         self.functions = ServiceFunctions(
             self,
             "Functions",
             code=self.code,
             architecture=architecture,
-            environment=self._environment(
-                agent, retention_days, worker_function, service_name, allow_unauthenticated, environment
+            environment=service_environment(
+                self.storage,
+                self.queues,
+                auth=auth,
+                allow_unauthenticated=allow_unauthenticated,
+                agent=agent,
+                retention_days=retention_days,
+                worker=worker_function,
+                service_name=service_name,
+                extra=environment,
             ),
             log_retention=log_retention,
         )
-        self.api_function = self._add_api_function(api_options, architecture, web_adapter_layer_arn)
-        # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
-        self.authorizer_function = (
-            self._add_authorizer_function(jwt)
-            if jwt is not None and front_door is FrontDoor.REST_API
-            else None
+        self._add_functions(
+            api_options, architecture, web_adapter_layer_arn, worker_function, dead_letter_function
         )
-        self.worker_function = self.functions.add(
-            "Worker",
-            handler="functions.worker.handler.handler",
-            options=worker_function,
-            description="Runs the agent, one turn per SQS run operation",
+        self._connect(worker_batch_size, worker_max_concurrency)
+        self.api, self.api_keys = add_front_door(
+            self,
+            front_door,
+            handler=self.api_function,
+            auth=auth,
+            jwt=jwt,
+            authorizer_function=self.authorizer_function,
+            streaming=streaming,
+            integration_timeout=api_options.timeout,
+            key_names=key_names,
+            api_key_limits=api_key_limits,
+            throttling_rate_limit=throttling_rate_limit,
+            throttling_burst_limit=throttling_burst_limit,
+            log_retention=log_retention,
+            custom_domain=custom_domain,
+            web_acl_arn=web_acl_arn,
         )
-        self.dead_letter_function = self.functions.add(
-            "DeadLetter",
-            handler="functions.dlq.handler.handler",
-            options=dead_letter_function,
-            description="Fails the task of a run operation that reached the dead-letter queue",
-        )
-        self._grant_task_log(self.api_function, write=True, delete=True, context_index=True)
-        self._grant_task_log(self.worker_function, write=True)
-        self._grant_task_log(self.dead_letter_function, write=True)
-        self.queues.queue.grant_send_messages(self.api_function)
-        self.signing_key.grant(self.api_function, "kms:GetPublicKey")
-        self.worker_function.add_event_source(
-            sources.SqsEventSource(
-                self.queues.queue,
-                batch_size=worker_batch_size,
-                max_concurrency=worker_max_concurrency,
-                report_batch_item_failures=True,
-            )
-        )
-        self.dead_letter_function.add_event_source(
-            sources.SqsEventSource(
-                self.queues.dead_letters, batch_size=10, max_concurrency=2, report_batch_item_failures=True
-            )
-        )
-
-        self.api: AgentApi | AgentHttpApi
-        self.api_keys: gateway_auth.ApiKeys | None = None
-        if front_door is FrontDoor.HTTP_API:
-            self.api = AgentHttpApi(
-                self,
-                "HttpApi",
-                handler=self.api_function,
-                auth_mode=auth,
-                jwt=jwt,
-                integration_timeout=api_options.timeout,
-                throttling_rate_limit=throttling_rate_limit,
-                throttling_burst_limit=throttling_burst_limit,
-                log_retention=log_retention,
-                custom_domain=custom_domain,
-            )
-        else:
-            self.api = AgentApi(
-                self,
-                "Api",
-                handler=self.api_function,
-                streaming=streaming,
-                auth_mode=auth,
-                protected=gateway_auth.method_options(
-                    auth,
-                    gateway_auth.token_authorizer(self, self.authorizer_function, jwt.cache_ttl)
-                    if self.authorizer_function is not None and jwt is not None
-                    else None,
-                ),
-                integration_timeout=api_options.timeout,
-                throttling_rate_limit=throttling_rate_limit,
-                throttling_burst_limit=throttling_burst_limit,
-                log_retention=log_retention,
-                custom_domain=custom_domain,
-                web_acl_arn=web_acl_arn,
-            )
-            if auth is AuthMode.API_KEY:
-                self.api_keys = gateway_auth.ApiKeys(
-                    self, "ApiKeys", rest_api=self.api.rest_api, limits=api_key_limits, names=key_names
-                )
         if "A2A_PUBLIC_URL" not in (environment or {}):
             self.functions.set_environment("A2A_PUBLIC_URL", self.api.url)
-
-        self.alarms = ServiceAlarms(self, "Alarms", topic=alarm_topic)
-        for name, function in self.functions.functions.items():
-            self.alarms.watch_function(name, function)
-        self.alarms.watch_dead_letters("DeadLetters", self.queues.dead_letters)
-        self.alarms.watch_api(self.api.server_errors)
+        self._add_alarms(alarm_topic)
         self.push_function: lambda_.Function | None = None
         self.push_failures: sqs.Queue | None = None
         self.push_dead_letters: sqs.Queue | None = None
@@ -314,149 +226,106 @@ class A2AService(Construct):
         """
         if self.push_function is not None:
             raise ConfigurationError("add_push_function: the push function was already added")
-        self.push_failures = self._dead_letter_queue("PushFailures", SQS_MAX_RETENTION)
-        self.push_dead_letters = self._dead_letter_queue(
-            "PushDeadLetters", Duration.seconds(PUSH_QUEUE.retention_seconds)
-        )
-        function = self.functions.add(
-            "Push",
+        added = add_push_function(
+            self,
+            functions=self.functions,
+            storage=self.storage,
+            signing_key=self.signing_key,
+            alarms=self.alarms,
             handler=handler,
             options=options,
-            description="Delivers push notifications for task changes from the table's stream",
-            environment={
-                **(environment or {}),
-                SIGNING_KEY_ENV: self.signing_key.key_id,
-                "A2A_PUSH_DLQ_URL": self.push_dead_letters.queue_url,
-            },
+            filters=filters,
+            batch_size=batch_size,
+            retry_attempts=retry_attempts,
+            max_record_age=max_record_age,
+            environment=environment,
         )
-        self.functions.set_environment("A2A_PUSH_ENABLED", "true")
-        self._grant_task_log(function, write=False)
-        self.signing_key.grant(function, "kms:Sign")
-        self.push_dead_letters.grant_send_messages(function)
-        default_filter = {
-            "eventName": lambda_.FilterRule.is_equal("INSERT"),
-            "dynamodb": {
-                "NewImage": {
-                    self.storage.spec.sort_key: {"S": lambda_.FilterRule.begins_with(EVENT_SORT_KEY_PREFIX)}
-                }
-            },
-        }
-        function.add_event_source(
-            sources.DynamoEventSource(
-                self.storage.table,
-                starting_position=lambda_.StartingPosition.LATEST,
-                batch_size=batch_size,
-                bisect_batch_on_error=True,
-                retry_attempts=retry_attempts,
-                max_record_age=max_record_age,
-                on_failure=sources.SqsDlq(self.push_failures),
-                report_batch_item_failures=True,
-                filters=[lambda_.FilterCriteria.filter(f) for f in (filters or [default_filter])],
-            )
-        )
-        self.alarms.watch_function("Push", function)
-        self.alarms.watch_dead_letters("PushFailures", self.push_failures)
-        self.alarms.watch_dead_letters("PushDeadLetters", self.push_dead_letters)
-        self.push_function = function
+        self.push_function, self.push_failures, self.push_dead_letters = added
         acknowledgments.acknowledge_push(self)
-        return function
+        return added.function
 
-    def _dead_letter_queue(self, id: str, retention: Duration) -> sqs.Queue:
-        return sqs.Queue(
-            self,
-            id,
-            retention_period=retention,
-            encryption=sqs.QueueEncryption.SQS_MANAGED,
-            enforce_ssl=True,
-        )
+    # --- the constructor's steps, in the order they run -----------------------------------
 
-    def _environment(
-        self,
-        agent: str,
-        retention_days: int,
-        worker: FunctionOptions,
-        service_name: str,
-        allow_unauthenticated: bool,
-        extra: Mapping[str, str] | None,
-    ) -> dict[str, str]:
-        owned = {
-            "A2A_BACKEND": "aws",
-            # The app refuses to start without auth unless the opt-out reaches it too.
-            "A2A_AUTH_MODE": self.auth.value,
-            "A2A_ALLOW_UNAUTHENTICATED": str(allow_unauthenticated).lower(),
-            "A2A_AWS_REGION": Stack.of(self).region,
-            "A2A_AGENT": agent,
-            "A2A_TABLE_NAME": self.storage.table.table_name,
-            "A2A_BUCKET_NAME": self.storage.bucket.bucket_name,
-            "A2A_QUEUE_URL": self.queues.queue.queue_url,
-            "A2A_DLQ_URL": self.queues.dead_letters.queue_url,
-            "A2A_RETENTION_DAYS": str(retention_days),
-            # A worker's claim on a turn lives as long as the worker may run.
-            "A2A_LEASE_SECONDS": str(int(worker.timeout.to_seconds())),
-            "POWERTOOLS_SERVICE_NAME": service_name,
-        }
-        clashes = sorted(set(owned) & set(extra or {}))
-        if clashes:
-            raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")
-        return {**(extra or {}), **owned}
-
-    def _add_authorizer_function(self, jwt: JwtIssuer) -> lambda_.Function:
-        return self.functions.add(
-            "Authorizer",
-            handler="functions.authorizer.handler.handler",
-            options=AUTHORIZER,
-            description="Checks bearer JWTs for API Gateway (issuer, audience, JWKS signature, expiry)",
-            environment={
-                "A2A_JWT_ISSUER": jwt.issuer,
-                "A2A_JWT_AUDIENCE": jwt.audience,
-                "A2A_JWT_JWKS_URL": jwt.jwks_url,
-                "A2A_JWT_ALGORITHMS": json.dumps(list(jwt.algorithms)),
-            },
-        )
-
-    def _add_api_function(
-        self, options: FunctionOptions, architecture: lambda_.Architecture, layer_arn: str | None
-    ) -> lambda_.Function:
-        description = "A2A JSON-RPC API and agent card"
-        signing_key = {SIGNING_KEY_ENV: self.signing_key.key_id}  # for the JWKS endpoint
-        if self.streaming is StreamingMode.BUFFERED:
-            return self.functions.add(
-                "Api",
-                handler="functions.api.handler.handler",
-                options=options,
-                description=description,
-                environment=signing_key,
-            )
-        return self.functions.add(
-            "Api",
-            handler=web_adapter.HANDLER,
-            options=options,
-            description=f"{description} (response streaming)",
-            layers=[web_adapter.layer(self, architecture, layer_arn)],
-            environment={**signing_key, **web_adapter.ENVIRONMENT},
-        )
-
-    def _grant_task_log(
-        self, function: lambda_.Function, *, write: bool, delete: bool = False, context_index: bool = False
+    def _add_resources(
+        self, retention_days: int, worker: FunctionOptions, dead_letter: FunctionOptions
     ) -> None:
-        table_actions = [
-            *_READ_ITEMS,
-            *(_WRITE_ITEMS if write else ()),
-            *(["dynamodb:DeleteItem"] if delete else []),
-        ]
-        function.add_to_role_policy(
-            iam.PolicyStatement(actions=table_actions, resources=[self.storage.table.table_arn])
+        self.storage = TaskStorage(self, "Storage", retention_days=retention_days)
+        self.queues = RunQueues(
+            self, "Queues", worker_timeout=worker.timeout, dead_letter_timeout=dead_letter.timeout
         )
-        if context_index:
-            function.add_to_role_policy(
-                iam.PolicyStatement(actions=["dynamodb:Query"], resources=[self.storage.context_index_arn])
-            )
-        function.add_to_role_policy(
-            iam.PolicyStatement(
-                actions=[*_READ_BODIES, *(_WRITE_BODIES if write else ())],
-                resources=[self.storage.bucket.arn_for_objects(f"{LARGE_BODY_PREFIX}*")],
+        self.signing_key = kms.Key(
+            self,
+            "PushSigningKey",
+            description="Signs push notification JWTs (ES256); the private key never leaves KMS",
+            key_spec=kms.KeySpec.ECC_NIST_P256,
+            key_usage=kms.KeyUsage.SIGN_VERIFY,
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    def _bundle(
+        self, architecture: lambda_.Architecture, include_boto3: bool, packages: Sequence[str]
+    ) -> lambda_.Code:
+        web_server = self.streaming is StreamingMode.RESPONSE_STREAM
+        spec = BundleSpec.for_function(
+            architecture,
+            RUNTIME,
+            web_server=web_server,
+            include_boto3=include_boto3,
+            packages=tuple(packages),
+        )
+        return service_code(spec, skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)))
+
+    def _add_functions(
+        self,
+        api_options: FunctionOptions,
+        architecture: lambda_.Architecture,
+        layer_arn: str | None,
+        worker: FunctionOptions,
+        dead_letter: FunctionOptions,
+    ) -> None:
+        streams = self.streaming is StreamingMode.RESPONSE_STREAM
+        self.api_function = self.functions.add_api(
+            api_options,
+            streaming=self.streaming,
+            signing_key_id=self.signing_key.key_id,
+            layers=[web_adapter.layer(self, architecture, layer_arn)] if streams else (),
+        )
+        # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
+        self.authorizer_function = (
+            self.functions.add_authorizer(self.jwt)
+            if self.jwt is not None and self.front_door is FrontDoor.REST_API
+            else None
+        )
+        self.worker_function = self.functions.add_worker(worker)
+        self.dead_letter_function = self.functions.add_dead_letter(dead_letter)
+
+    def _connect(self, worker_batch_size: int, worker_max_concurrency: int) -> None:
+        """What each function may do (least privilege), and what invokes the worker and DLQ functions."""
+        self.storage.grant_task_log(self.api_function, write=True, delete=True, context_index=True)
+        self.storage.grant_task_log(self.worker_function, write=True)
+        self.storage.grant_task_log(self.dead_letter_function, write=True)
+        self.queues.queue.grant_send_messages(self.api_function)
+        self.signing_key.grant(self.api_function, "kms:GetPublicKey")
+        self.worker_function.add_event_source(
+            sources.SqsEventSource(
+                self.queues.queue,
+                batch_size=worker_batch_size,
+                max_concurrency=worker_max_concurrency,
+                report_batch_item_failures=True,
             )
         )
+        self.dead_letter_function.add_event_source(
+            sources.SqsEventSource(
+                self.queues.dead_letters, batch_size=10, max_concurrency=2, report_batch_item_failures=True
+            )
+        )
+
+    def _add_alarms(self, topic: sns.ITopic | None) -> None:
+        self.alarms = ServiceAlarms(self, "Alarms", topic=topic)
+        for name, function in self.functions.functions.items():
+            self.alarms.watch_function(name, function)
+        self.alarms.watch_dead_letters("DeadLetters", self.queues.dead_letters)
+        self.alarms.watch_api(self.api.server_errors)
 
     # Convenience names for what other stacks and tests reach for most.
     @property

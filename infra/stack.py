@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 import re
-from collections.abc import Sequence
 from typing import Any
 
 from aws_cdk import CfnOutput, Stack
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.options import AuthMode, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
 from infra.service import A2AService
+
+# Keywords A2AStack hands to its A2AService: every prop but alarm_topic, which it builds from an
+# ARN. The other keywords are the usual Stack props.
+SERVICE_PROPS = frozenset(inspect.signature(A2AService.__init__).parameters) - {"self", "scope", "id"}
+_BUILT_HERE = {"alarm_topic"}
 
 
 class A2AStack(Stack):
@@ -21,41 +24,20 @@ class A2AStack(Stack):
         scope: Construct,
         id: str,
         *,
-        agent: str,
-        agent_packages: Sequence[str] = (),
-        auth: AuthMode = AuthMode.API_KEY,
-        allow_unauthenticated: bool = False,
-        jwt: JwtIssuer | None = None,
-        api_keys: Sequence[str] | None = None,
-        streaming: StreamingMode = StreamingMode.BUFFERED,
-        front_door: FrontDoor = FrontDoor.REST_API,
-        architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         alarm_topic_arn: str | None = None,
-        custom_domain: CustomDomain | None = None,
         push: bool = False,
-        **stack_props: Any,
+        **props: Any,
     ) -> None:
         """One `A2AService` with the stack outputs a client needs (with API keys, each key's id:
-        ``aws apigateway get-api-key --api-key <id> --include-value`` shows its value); ``push``
-        adds the push notifications function. ``stack_props`` are the usual `Stack` props; for every other
-        service prop, use `A2AService` in your own stack."""
-        super().__init__(scope, id, **stack_props)
+        ``aws apigateway get-api-key --api-key <id> --include-value`` shows its value).
+
+        Every `A2AService` prop (``agent``, ``auth``, ``jwt``, ``streaming``, ...) is passed on
+        to it, except ``alarm_topic``: give ``alarm_topic_arn``. ``push`` adds the push
+        notifications function. Other keywords are the usual `Stack` props."""
+        service_props = {name: props.pop(name) for name in list(props) if name in SERVICE_PROPS - _BUILT_HERE}
+        super().__init__(scope, id, **props)
         topic = sns.Topic.from_topic_arn(self, "AlarmTopic", alarm_topic_arn) if alarm_topic_arn else None
-        self.service = A2AService(
-            self,
-            "Service",
-            agent=agent,
-            agent_packages=agent_packages,
-            auth=auth,
-            allow_unauthenticated=allow_unauthenticated,
-            jwt=jwt,
-            api_keys=api_keys,
-            streaming=streaming,
-            front_door=front_door,
-            architecture=architecture,
-            alarm_topic=topic,
-            custom_domain=custom_domain,
-        )
+        self.service = A2AService(self, "Service", alarm_topic=topic, **service_props)
         if push:
             self.service.add_push_function()
         outputs = {

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
@@ -12,6 +14,11 @@ from a2a_core.aws.resources import TABLE, TableSpec
 # The key and index attribute types `a2a_core.aws.resources.create_table` declares.
 _STRING, _NUMBER = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
 LARGE_BODY_PREFIX = "tasks/"
+
+_READ_ITEMS = ("dynamodb:GetItem", "dynamodb:Query")
+_WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")
+_READ_BODIES = ("s3:GetObject",)
+_WRITE_BODIES = ("s3:PutObject", "s3:DeleteObject")
 
 
 class TaskStorage(Construct):
@@ -63,3 +70,27 @@ class TaskStorage(Construct):
     @property
     def context_index_arn(self) -> str:
         return f"{self.table.table_arn}/index/{self.spec.context_index}"
+
+    def grant_task_log(
+        self, function: lambda_.Function, *, write: bool, delete: bool = False, context_index: bool = False
+    ) -> None:
+        """Let ``function`` read (and ``write``, ``delete``) the table's items and the large bodies,
+        and query the context index; nothing else of the table or the bucket."""
+        table_actions = [
+            *_READ_ITEMS,
+            *(_WRITE_ITEMS if write else ()),
+            *(["dynamodb:DeleteItem"] if delete else []),
+        ]
+        function.add_to_role_policy(
+            iam.PolicyStatement(actions=table_actions, resources=[self.table.table_arn])
+        )
+        if context_index:
+            function.add_to_role_policy(
+                iam.PolicyStatement(actions=["dynamodb:Query"], resources=[self.context_index_arn])
+            )
+        function.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=[*_READ_BODIES, *(_WRITE_BODIES if write else ())],
+                resources=[self.bucket.arn_for_objects(f"{LARGE_BODY_PREFIX}*")],
+            )
+        )
