@@ -113,3 +113,24 @@ class ConcurrentUpdateError(Exception):
 
 class TaskCanceledError(Exception):
     """Raised inside an agent's run when its task was canceled by a client."""
+
+
+class ExtendedAgentCardNotConfiguredError(A2AError):
+    """A2A 1.0: the agent declares an extended card but has none configured."""
+
+    code = -32007
+    default_message = "Extended Agent Card is not configured"
+
+
+class ExtensionSupportRequiredError(A2AError):
+    """A2A 1.0: the card marks an extension required and the request did not declare it."""
+
+    code = -32008
+    default_message = "Extension support required"
+
+
+class VersionNotSupportedError(A2AError):
+    """A2A 1.0: the ``A2A-Version`` the request asked for is not served here."""
+
+    code = -32009
+    default_message = "Version not supported"
