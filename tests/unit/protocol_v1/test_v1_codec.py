@@ -48,6 +48,13 @@ def over_the_wire(model: BaseModel, cls: type[M]) -> M:
 
 # --- strategies --------------------------------------------------------------------------------
 
+
+def exactly(cls: Callable[..., M]) -> Callable[..., M]:
+    """A constructor taking only the given fields: st.builds would add the models' camelCase
+    aliases as extra arguments, and pydantic prefers an alias over the field name."""
+    return lambda **fields: cls(**fields)
+
+
 ids = st.text(st.characters(codec="utf-8"), min_size=1, max_size=12)
 words = st.text(min_size=1, max_size=10)
 scalars = (
@@ -78,21 +85,29 @@ def _wrapped(value: Any, meta: dict[str, Any] | None, media: str | None) -> Data
 
 
 text_parts = st.builds(
-    TextPart, text=st.text(max_size=10), metadata=metadata, media_type=optional_words, filename=optional_words
+    exactly(TextPart),
+    text=st.text(max_size=10),
+    metadata=metadata,
+    media_type=optional_words,
+    filename=optional_words,
 )
 object_parts = st.builds(
-    DataPart, data=json_objects, metadata=metadata, media_type=optional_words, filename=optional_words
+    exactly(DataPart),
+    data=json_objects,
+    metadata=metadata,
+    media_type=optional_words,
+    filename=optional_words,
 )
 non_object = json_values.filter(lambda value: not isinstance(value, dict))
 wrapped_parts = st.builds(_wrapped, non_object, metadata, optional_words)
 files = st.builds(
-    FileWithBytes, bytes=base64_bytes, mime_type=optional_words, name=optional_words
-) | st.builds(FileWithUri, uri=words, mime_type=optional_words, name=optional_words)
-file_parts = st.builds(FilePart, file=files, metadata=metadata)
+    exactly(FileWithBytes), bytes=base64_bytes, mime_type=optional_words, name=optional_words
+) | st.builds(exactly(FileWithUri), uri=words, mime_type=optional_words, name=optional_words)
+file_parts = st.builds(exactly(FilePart), file=files, metadata=metadata)
 domain_parts = text_parts | object_parts | wrapped_parts | file_parts
 id_lists = st.none() | st.lists(ids, min_size=1, max_size=2)
 messages = st.builds(
-    Message,
+    exactly(Message),
     message_id=ids,
     role=st.sampled_from(Role),
     parts=st.lists(domain_parts, min_size=1, max_size=3),
@@ -103,7 +118,7 @@ messages = st.builds(
     metadata=metadata,
 )
 artifacts = st.builds(
-    Artifact,
+    exactly(Artifact),
     artifact_id=ids,
     parts=st.lists(domain_parts, min_size=1, max_size=2),
     name=optional_words,
@@ -112,10 +127,13 @@ artifacts = st.builds(
     metadata=metadata,
 )
 statuses = st.builds(
-    TaskStatus, state=st.sampled_from(TaskState), message=st.none() | messages, timestamp=st.none() | stamps
+    exactly(TaskStatus),
+    state=st.sampled_from(TaskState),
+    message=st.none() | messages,
+    timestamp=st.none() | stamps,
 )
 tasks = st.builds(
-    Task,
+    exactly(Task),
     id=ids,
     context_id=ids,
     status=statuses,
@@ -137,7 +155,7 @@ status_updates = st.builds(
     metadata,
 )
 artifact_updates = st.builds(
-    TaskArtifactUpdateEvent,
+    exactly(TaskArtifactUpdateEvent),
     task_id=ids,
     context_id=ids,
     artifact=artifacts,

@@ -60,7 +60,7 @@ def test_every_1_0_operation_is_in_the_table() -> None:
         "DeleteTaskPushNotificationConfig",
         "GetExtendedAgentCard",
     }
-    assert STREAMING_OPERATIONS == {"SendStreamingMessage", "SubscribeToTask"}
+    assert set(STREAMING_OPERATIONS) == {"SendStreamingMessage", "SubscribeToTask"}
 
 
 def test_send_message_decodes_every_field() -> None:

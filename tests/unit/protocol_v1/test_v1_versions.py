@@ -58,5 +58,5 @@ def test_header_and_query_must_agree() -> None:
     assert requested_version({"a2a-version": "1.0"}, {"A2A-Version": "1.0.0"}) is Version.V1_0
     with pytest.raises(VersionNotSupportedError, match="disagree"):
         requested_version({"a2a-version": "1.0"}, {"A2A-Version": "0.3"})
-    with pytest.raises(VersionNotSupportedError, match="'2.0'"):
+    with pytest.raises(VersionNotSupportedError, match=r"'2\.0'"):
         requested_version({"a2a-version": "1.0"}, {"A2A-Version": "2.0"})
