@@ -66,13 +66,14 @@ class KmsSigner(Signer):
         return self._client
 
     async def sign(self, signing_input: bytes) -> bytes:
-        if len(signing_input) > _KMS_MAX_MESSAGE:
-            raise ValueError(f"JWS input of {len(signing_input)} bytes is over KMS's {_KMS_MAX_MESSAGE}")
+        # KMS takes at most 4,096 bytes RAW; a longer input (a signed agent card) is hashed here
+        # and sent as its SHA-256 DIGEST, which yields the same ES256 signature.
+        digest = len(signing_input) > _KMS_MAX_MESSAGE
         response = await asyncio.to_thread(
             self.client.sign,
             KeyId=self.kid,
-            Message=signing_input,
-            MessageType="RAW",
+            Message=hashlib.sha256(signing_input).digest() if digest else signing_input,
+            MessageType="DIGEST" if digest else "RAW",
             SigningAlgorithm="ECDSA_SHA_256",
         )
         return der_to_raw(response["Signature"])
