@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from a2a_core.lifecycle import RETURN_STATES
-from a2a_core.protocol.v1 import codec
+from a2a_core.protocol.v1 import codec, push_codec
 from a2a_core.protocol.v1 import parts as w
 from a2a_core.protocol.v1 import push as wp
 from a2a_core.protocol.v1 import tasks as wt
@@ -246,9 +246,9 @@ def test_stream_events_round_trip(event: Any) -> None:
 @SETTINGS
 @given(push_configs)
 def test_push_configs_round_trip(config: TaskPushNotificationConfig) -> None:
-    wire = over_the_wire(codec.push_config_to_v1(config), wp.TaskPushNotificationConfig)
-    assert codec.push_config_from_v1(wire) == config
-    assert dump(codec.push_config_to_v1(codec.push_config_from_v1(wire))) == dump(wire)
+    wire = over_the_wire(push_codec.push_config_to_v1(config), wp.TaskPushNotificationConfig)
+    assert push_codec.push_config_from_v1(wire) == config
+    assert dump(push_codec.push_config_to_v1(push_codec.push_config_from_v1(wire))) == dump(wire)
 
 
 # --- mappings ----------------------------------------------------------------------------------
@@ -323,7 +323,7 @@ def test_push_authentication_keeps_the_first_scheme_only() -> None:
             url="https://h/x", authentication=PushNotificationAuthenticationInfo(schemes=["Bearer", "Basic"])
         ),
     )
-    assert dump(codec.push_config_to_v1(config, tenant="acme")) == {
+    assert dump(push_codec.push_config_to_v1(config, tenant="acme")) == {
         "url": "https://h/x",
         "tenant": "acme",
         "taskId": "t",
@@ -332,7 +332,7 @@ def test_push_authentication_keeps_the_first_scheme_only() -> None:
     schemeless = config.push_notification_config.model_copy(
         update={"authentication": PushNotificationAuthenticationInfo(schemes=[], credentials="c")}
     )
-    wire = codec.push_config_to_v1(
+    wire = push_codec.push_config_to_v1(
         TaskPushNotificationConfig(task_id="t", push_notification_config=schemeless)
     )
     assert "authentication" not in dump(wire)

@@ -1,4 +1,4 @@
-"""Domain objects (`a2a_core.types`) <-> 1.0 wire objects.
+"""Domain objects (`a2a_core.types`) <-> 1.0 wire objects (push configs: `push_codec`).
 
 Decoding (wire -> domain) takes validated wire models. Encoding (domain -> wire) never fails on a
 stored record: records written through 0.x may hold what 1.0 forbids (an empty ``messageId``,
@@ -18,7 +18,6 @@ from typing import Any
 
 from a2a_core.lifecycle import RETURN_STATES
 from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import push as wp
 from a2a_core.protocol.v1 import tasks as wt
 from a2a_core.protocol.v1._proto import canonical_base64, format_timestamp, parse_timestamp
 from a2a_core.types import (
@@ -29,12 +28,9 @@ from a2a_core.types import (
     FileWithUri,
     Message,
     Part,
-    PushNotificationAuthenticationInfo,
-    PushNotificationConfig,
     Role,
     Task,
     TaskArtifactUpdateEvent,
-    TaskPushNotificationConfig,
     TaskState,
     TaskStatus,
     TaskStatusUpdateEvent,
@@ -296,49 +292,3 @@ def send_response_to_v1(result: Task | Message) -> wt.SendMessageResponse:
     if isinstance(result, Task):
         return wt.SendMessageResponse.model_construct(task=task_to_v1(result))
     return wt.SendMessageResponse.model_construct(message=message_to_v1(result))
-
-
-# --- push configs ----------------------------------------------------------------------------
-
-
-def push_config_to_v1(
-    config: TaskPushNotificationConfig, *, tenant: str | None = None
-) -> wp.TaskPushNotificationConfig:
-    """1.0 has one ``authentication.scheme``: the domain's first scheme travels (as a2a-sdk does);
-    with no scheme there is no AuthenticationInfo to send."""
-    push = config.push_notification_config
-    auth = push.authentication
-    authentication = (
-        wp.AuthenticationInfo.model_construct(scheme=auth.schemes[0], credentials=auth.credentials or None)
-        if auth is not None and auth.schemes
-        else None
-    )
-    return wp.TaskPushNotificationConfig.model_construct(
-        url=push.url,
-        tenant=tenant or None,
-        id=push.id or None,
-        task_id=config.task_id or None,
-        token=push.token or None,
-        authentication=authentication,
-    )
-
-
-def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> PushNotificationConfig:
-    """The webhook part of a 1.0 config (its ``taskId``/``tenant`` are the caller's business)."""
-    auth = config.authentication
-    return PushNotificationConfig(
-        url=config.url,
-        id=config.id,
-        token=config.token,
-        authentication=(
-            PushNotificationAuthenticationInfo(schemes=[auth.scheme], credentials=auth.credentials)
-            if auth is not None
-            else None
-        ),
-    )
-
-
-def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushNotificationConfig:
-    return TaskPushNotificationConfig(
-        task_id=config.task_id or "", push_notification_config=push_notification_config_from_v1(config)
-    )

@@ -17,13 +17,8 @@ from a2a_core.errors import InvalidParamsError, MethodNotFoundError
 from a2a_core.protocol.v1 import params as wq
 from a2a_core.protocol.v1 import push as wp
 from a2a_core.protocol.v1._proto import ProtoModel, invalid_params
-from a2a_core.protocol.v1.codec import (
-    message_from_v1,
-    push_config_to_v1,
-    push_notification_config_from_v1,
-    state_from_v1,
-    task_to_v1,
-)
+from a2a_core.protocol.v1.codec import message_from_v1, state_from_v1, task_to_v1
+from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
 from a2a_core.requests import (
     ExtendedCardRequest,
     ListTasksQuery,
