@@ -79,6 +79,9 @@ async def test_other_keys_missing_signatures_and_bad_headers_fail() -> None:
     broken["signatures"][0]["protected"] = "!!!"
     with pytest.raises(CardSignatureError, match="protected header"):
         verify_card(broken, await jwks([signer]))
+    broken["signatures"][0]["protected"] = base64.urlsafe_b64encode(b'{"alg":"ES256"}').decode()
+    with pytest.raises(CardSignatureError, match="has no kid"):
+        verify_card(broken, await jwks([signer]))
     with pytest.raises(CardSignatureError):
         verify_card(document, await jwks([signer]), algorithms=["RS256"])
     with pytest.raises(CardSignatureError, match="cannot be read"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,13 +16,14 @@ from a2a_core.protocol.v1._proto import (
     Int32,
     canonical_base64,
     dump,
+    dump_json,
     field_path,
     format_timestamp,
     invalid_params,
     parse_timestamp,
 )
 from a2a_core.protocol.v1.params import GetTaskRequest, ListTasksRequest, SendMessageConfiguration
-from a2a_core.protocol.v1.parts import Message, Part
+from a2a_core.protocol.v1.parts import Message, Part, Role
 from a2a_core.protocol.v1.tasks import TaskStatus
 
 
@@ -204,3 +206,9 @@ def test_invalid_params_lists_every_violation_and_names_the_first() -> None:
         "params.status",
     }
     assert error.message.startswith("Invalid params: params.")
+
+
+def test_dump_json_is_the_same_protojson_as_bytes() -> None:
+    message = Message(message_id="m", role=Role.ROLE_AGENT, parts=[Part(data=None), Part(text="x")])
+    assert json.loads(dump_json(message)) == dump(message)
+    assert json.loads(dump_json(message))["parts"][0] == {"data": None}
