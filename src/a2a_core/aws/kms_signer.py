@@ -6,6 +6,7 @@ KMS errors (unreachable, throttled, access denied, a disabled key) surface as
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +16,7 @@ from a2a_core.push.signing import Signer, der_to_raw, ec_jwk
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
 
-# KMS signs at most 4,096 bytes of RAW message; webhook URLs are capped well below that.
+# KMS signs at most 4,096 bytes of RAW message: push JWTs fit, a signed agent card may not.
 _KMS_MAX_MESSAGE = 4096
 
 
@@ -42,13 +43,13 @@ class KmsSigner(Signer):
         return self._client
 
     async def sign(self, signing_input: bytes) -> bytes:
-        if len(signing_input) > _KMS_MAX_MESSAGE:
-            raise ValueError(f"JWS input of {len(signing_input)} bytes is over KMS's {_KMS_MAX_MESSAGE}")
+        # A longer input is hashed here and sent as its SHA-256 DIGEST: the same ES256 signature.
+        digest = len(signing_input) > _KMS_MAX_MESSAGE
         response = await kms_call(
             self.client.sign,
             KeyId=self.kid,
-            Message=signing_input,
-            MessageType="RAW",
+            Message=hashlib.sha256(signing_input).digest() if digest else signing_input,
+            MessageType="DIGEST" if digest else "RAW",
             SigningAlgorithm="ECDSA_SHA_256",
         )
         return der_to_raw(response["Signature"])

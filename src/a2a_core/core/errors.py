@@ -102,6 +102,27 @@ class InvalidAgentResponseError(A2AError):
     default_message = "Invalid agent response"
 
 
+class ExtendedAgentCardNotConfiguredError(A2AError):
+    """A2A 1.0: the agent declares an extended card but has none configured."""
+
+    code = -32007
+    default_message = "Extended Agent Card is not configured"
+
+
+class ExtensionSupportRequiredError(A2AError):
+    """A2A 1.0: the card marks an extension required and the request did not declare it."""
+
+    code = -32008
+    default_message = "Extension support required"
+
+
+class VersionNotSupportedError(A2AError):
+    """A2A 1.0: the ``A2A-Version`` the request asked for is not served here."""
+
+    code = -32009
+    default_message = "Version not supported"
+
+
 # The errors the protocol defines, by code: the one table of their names, codes and default
 # messages. The wire models (`a2a_core.types.rpc`) and the client's mapping of error objects to
 # exceptions are built from it.
@@ -119,6 +140,9 @@ PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
         UnsupportedOperationError,
         ContentTypeNotSupportedError,
         InvalidAgentResponseError,
+        ExtendedAgentCardNotConfiguredError,
+        ExtensionSupportRequiredError,
+        VersionNotSupportedError,
     )
 }
 

@@ -18,6 +18,9 @@ class TextPart(PartBase):
 
     kind: Literal["text"] = "text"
     text: str
+    # A2A 1.0 gives every part a media type and a file name; kept so 1.0 round trips are lossless.
+    media_type: str | None = None
+    filename: str | None = None
 
 
 class FileBase(A2ABaseModel):
@@ -51,6 +54,9 @@ class DataPart(PartBase):
 
     kind: Literal["data"] = "data"
     data: dict[str, Any]
+    # A2A 1.0 part fields, as on TextPart.
+    media_type: str | None = None
+    filename: str | None = None
 
 
 Part = Annotated[TextPart | FilePart | DataPart, Field(discriminator="kind")]

@@ -1,0 +1,171 @@
+"""1.0 error encoding: one table from each error class to its code in every binding (spec 5.4,
+9.5, 11.6; reasons as a2a-sdk 1.3 names them), and the JSON-RPC and HTTP+JSON error bodies.
+
+Both bodies carry a ``google.rpc.ErrorInfo`` (``reason``, ``domain: a2a-protocol.org``,
+``metadata`` from the error's ``data``, values as strings as the proto map requires: non-strings
+JSON-encoded) and, when the error names fields, a ``google.rpc.BadRequest`` whose
+``fieldViolations`` come from the 0.x-style ``data`` (``{"field": ...}`` or a list of
+``{"field", "message"}``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from a2a_core.core.errors import (
+    A2AError,
+    BrokerUnavailableError,
+    ContentTypeNotSupportedError,
+    ExtendedAgentCardNotConfiguredError,
+    ExtensionSupportRequiredError,
+    InternalError,
+    InvalidAgentResponseError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONParseError,
+    MethodNotFoundError,
+    PushConfigNotFoundError,
+    PushNotificationNotSupportedError,
+    StoreUnavailableError,
+    TaskNotCancelableError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+    VersionNotSupportedError,
+)
+
+ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo"
+BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest"
+A2A_DOMAIN = "a2a-protocol.org"
+
+
+class MethodNotAllowedError(MethodNotFoundError):
+    """HTTP+JSON: the path is an operation's, the HTTP method is not (405, with ``Allow``)."""
+
+    default_message = "Method not allowed"
+
+
+@dataclass(frozen=True)
+class ErrorMapping:
+    code: int  # JSON-RPC error.code
+    reason: str  # google.rpc.ErrorInfo.reason
+    grpc_status: str  # google.rpc.Status code name, the HTTP+JSON body's "status"
+    http_status: int
+
+
+def _m(code: int, reason: str, grpc_status: str, http_status: int) -> ErrorMapping:
+    return ErrorMapping(code, reason, grpc_status, http_status)
+
+
+ERROR_TABLE: Mapping[type[A2AError], ErrorMapping] = {
+    JSONParseError: _m(-32700, "PARSE_ERROR", "INVALID_ARGUMENT", 400),
+    InvalidRequestError: _m(-32600, "INVALID_REQUEST", "INVALID_ARGUMENT", 400),
+    MethodNotFoundError: _m(-32601, "METHOD_NOT_FOUND", "NOT_FOUND", 404),
+    MethodNotAllowedError: _m(-32601, "METHOD_NOT_FOUND", "UNIMPLEMENTED", 405),
+    InvalidParamsError: _m(-32602, "INVALID_PARAMS", "INVALID_ARGUMENT", 400),
+    InternalError: _m(-32603, "INTERNAL_ERROR", "INTERNAL", 500),
+    # Retryable: the store or the queue refused; 503 tells HTTP clients and proxies so.
+    StoreUnavailableError: _m(-32603, "INTERNAL_ERROR", "UNAVAILABLE", 503),
+    BrokerUnavailableError: _m(-32603, "INTERNAL_ERROR", "UNAVAILABLE", 503),
+    TaskNotFoundError: _m(-32001, "TASK_NOT_FOUND", "NOT_FOUND", 404),
+    # 1.0 (3.1.8): an unknown push config is a TaskNotFoundError; 0.x answers -32602.
+    PushConfigNotFoundError: _m(-32001, "TASK_NOT_FOUND", "NOT_FOUND", 404),
+    TaskNotCancelableError: _m(-32002, "TASK_NOT_CANCELABLE", "FAILED_PRECONDITION", 400),
+    PushNotificationNotSupportedError: _m(
+        -32003, "PUSH_NOTIFICATION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400
+    ),
+    UnsupportedOperationError: _m(-32004, "UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
+    ContentTypeNotSupportedError: _m(-32005, "CONTENT_TYPE_NOT_SUPPORTED", "INVALID_ARGUMENT", 400),
+    InvalidAgentResponseError: _m(-32006, "INVALID_AGENT_RESPONSE", "INTERNAL", 500),
+    ExtendedAgentCardNotConfiguredError: _m(
+        -32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED", "FAILED_PRECONDITION", 400
+    ),
+    ExtensionSupportRequiredError: _m(-32008, "EXTENSION_SUPPORT_REQUIRED", "FAILED_PRECONDITION", 400),
+    VersionNotSupportedError: _m(-32009, "VERSION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400),
+}
+
+
+def mapping_for(error: A2AError) -> ErrorMapping:
+    """The entry of the error's class or its nearest listed base (InternalError's if none)."""
+    for cls in type(error).__mro__:
+        entry = ERROR_TABLE.get(cls)
+        if entry is not None:
+            return entry
+    return ERROR_TABLE[InternalError]
+
+
+def error_details(error: A2AError) -> list[dict[str, Any]]:
+    """The ``data``/``details`` array: an ErrorInfo, then a BadRequest when fields are named."""
+    info: dict[str, Any] = {
+        "@type": ERROR_INFO_TYPE,
+        "reason": mapping_for(error).reason,
+        "domain": A2A_DOMAIN,
+    }
+    metadata = _metadata(error.data)
+    if metadata:
+        info["metadata"] = metadata
+    details = [info]
+    violations = field_violations(error)
+    if violations:
+        details.append({"@type": BAD_REQUEST_TYPE, "fieldViolations": violations})
+    return details
+
+
+def jsonrpc_error(error: A2AError) -> dict[str, Any]:
+    """The JSON-RPC ``error`` member."""
+    return {"code": mapping_for(error).code, "message": error.message, "data": error_details(error)}
+
+
+def jsonrpc_error_body(request_id: str | int | None, error: A2AError) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": jsonrpc_error(error)}).encode()
+
+
+def rest_error(error: A2AError) -> tuple[int, dict[str, Any]]:
+    """The HTTP status and the google.rpc.Status body ``{"error": {code, status, message, details}}``."""
+    mapping = mapping_for(error)
+    body = {
+        "code": mapping.http_status,
+        "status": mapping.grpc_status,
+        "message": error.message,
+        "details": error_details(error),
+    }
+    return mapping.http_status, {"error": body}
+
+
+def field_violations(error: A2AError) -> list[dict[str, str]]:
+    data = error.data
+    items = data if isinstance(data, list) else [data]
+    violations = []
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("field"), str):
+            description = item.get("message")
+            violations.append(
+                {
+                    "field": _google_path(item["field"]),
+                    "description": description if isinstance(description, str) else error.message,
+                }
+            )
+    return violations
+
+
+_INDEX = re.compile(r"\.(\d+)(?=\.|$)")
+
+
+def _google_path(field: str) -> str:
+    # 0.x details name list items as `message.parts.0.text`; google.rpc wants `message.parts[0].text`.
+    return _INDEX.sub(r"[\1]", field)
+
+
+def _metadata(data: object) -> dict[str, str]:
+    if data is None or isinstance(data, list):
+        return {}
+    if not isinstance(data, dict):
+        return {"detail": _text(data)}
+    return {str(key): _text(value) for key, value in data.items() if key != "field"}
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), default=str)

@@ -1,0 +1,53 @@
+"""Domain push notification configs <-> 1.0 TaskPushNotificationConfig (flattened, one auth scheme)."""
+
+from __future__ import annotations
+
+from a2a_core.protocol.v1 import push as wp
+from a2a_core.types import (
+    PushNotificationAuthenticationInfo,
+    PushNotificationConfig,
+    TaskPushNotificationConfig,
+)
+
+
+def push_config_to_v1(
+    config: TaskPushNotificationConfig, *, tenant: str | None = None
+) -> wp.TaskPushNotificationConfig:
+    """1.0 has one ``authentication.scheme``: the domain's first scheme travels (as a2a-sdk does);
+    with no scheme there is no AuthenticationInfo to send."""
+    push = config.push_notification_config
+    auth = push.authentication
+    authentication = (
+        wp.AuthenticationInfo.model_construct(scheme=auth.schemes[0], credentials=auth.credentials or None)
+        if auth is not None and auth.schemes
+        else None
+    )
+    return wp.TaskPushNotificationConfig.model_construct(
+        url=push.url,
+        tenant=tenant or None,
+        id=push.id or None,
+        task_id=config.task_id or None,
+        token=push.token or None,
+        authentication=authentication,
+    )
+
+
+def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> PushNotificationConfig:
+    """The webhook part of a 1.0 config (its ``taskId``/``tenant`` are the caller's business)."""
+    auth = config.authentication
+    return PushNotificationConfig(
+        url=config.url,
+        id=config.id,
+        token=config.token,
+        authentication=(
+            PushNotificationAuthenticationInfo(schemes=[auth.scheme], credentials=auth.credentials)
+            if auth is not None
+            else None
+        ),
+    )
+
+
+def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushNotificationConfig:
+    return TaskPushNotificationConfig(
+        task_id=config.task_id or "", push_notification_config=push_notification_config_from_v1(config)
+    )

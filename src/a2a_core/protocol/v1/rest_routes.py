@@ -1,0 +1,217 @@
+"""The 1.0 HTTP+JSON binding's routes, as data, and the function that turns a request into params.
+
+Routes are the proto's ``google.api.http`` bindings, each also under ``/{tenant}/``. Two
+additions: ``POST /tasks/{id}:subscribe`` (the spec's table says POST, the normative proto says
+GET: both are served), and ``POST`` with an empty body wherever a body is optional.
+
+`resolve` maps (method, path, query, body) to the operation and its params in the JSON-RPC
+``params`` shape, so both bindings decode through `request_codec.decode_params`:
+
+- path parameters (percent-decoded) bind ``id``/``taskId``/``tenant``; a body that names the same
+  field differently is refused;
+- POST binds the JSON body (``body: "*"``); GET and DELETE bind query parameters (spec 11.5:
+  camelCase names, snake_case accepted too, booleans ``true``/``false``, numbers and enum names as
+  strings, which the request models read as ProtoJSON does); other query parameters (such as
+  ``A2A-Version``) are ignored, a bound one given twice is refused;
+- an unknown path is a MethodNotFoundError (404), a known path with another HTTP method a
+  MethodNotAllowedError (405) whose ``allow`` lists the methods to send in ``Allow``.
+
+Paths are matched as google.api.http does: a final ``:verb`` is split off first, and if nothing
+matches with it the whole segment is tried as a value (so ``GET /tasks/urn:x`` reads task
+``urn:x``). Pass the path still percent-encoded (ASGI ``raw_path``) so an id holding ``/`` works.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote
+
+from pydantic.alias_generators import to_camel, to_snake
+
+from a2a_core.core.errors import InvalidParamsError, InvalidRequestError, JSONParseError, MethodNotFoundError
+from a2a_core.protocol.v1.errors import MethodNotAllowedError
+from a2a_core.protocol.v1.request_codec import STREAMING_OPERATIONS
+
+BOOL = "bool"
+SCALAR = "scalar"
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    template: str  # e.g. "/{tenant}/tasks/{id}:cancel"
+    operation: str
+    binds_body: bool
+    query: Mapping[str, str] = field(default_factory=dict)  # bound query parameter -> BOOL/SCALAR
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return _shape(self.template)[0]
+
+    @property
+    def verb(self) -> str | None:
+        return _shape(self.template)[1]
+
+
+def _shape(template: str) -> tuple[tuple[str, ...], str | None]:
+    """``/tasks/{id}:cancel`` -> (("tasks", "{id}"), "cancel")."""
+    *segments, last = template.strip("/").split("/")
+    head, colon, verb = last.partition(":")
+    return (*segments, head), (verb if colon else None)
+
+
+@dataclass(frozen=True)
+class RestCall:
+    operation: str
+    params: dict[str, Any]
+    streaming: bool
+
+
+_T = {"tenant": SCALAR}
+_BASE: tuple[tuple[str, str, str, bool, Mapping[str, str]], ...] = (
+    ("POST", "/message:send", "SendMessage", True, {}),
+    ("POST", "/message:stream", "SendStreamingMessage", True, {}),
+    ("GET", "/tasks/{id}:subscribe", "SubscribeToTask", False, _T),
+    ("POST", "/tasks/{id}:subscribe", "SubscribeToTask", True, {}),
+    ("POST", "/tasks/{id}:cancel", "CancelTask", True, {}),
+    ("GET", "/tasks/{id}", "GetTask", False, {**_T, "historyLength": SCALAR}),
+    (
+        "GET",
+        "/tasks",
+        "ListTasks",
+        False,
+        {
+            **_T,
+            "contextId": SCALAR,
+            "status": SCALAR,
+            "pageSize": SCALAR,
+            "pageToken": SCALAR,
+            "historyLength": SCALAR,
+            "statusTimestampAfter": SCALAR,
+            "includeArtifacts": BOOL,
+        },
+    ),
+    ("POST", "/tasks/{taskId}/pushNotificationConfigs", "CreateTaskPushNotificationConfig", True, {}),
+    (
+        "GET",
+        "/tasks/{taskId}/pushNotificationConfigs",
+        "ListTaskPushNotificationConfigs",
+        False,
+        {**_T, "pageSize": SCALAR, "pageToken": SCALAR},
+    ),
+    ("GET", "/tasks/{taskId}/pushNotificationConfigs/{id}", "GetTaskPushNotificationConfig", False, _T),
+    ("DELETE", "/tasks/{taskId}/pushNotificationConfigs/{id}", "DeleteTaskPushNotificationConfig", False, _T),
+    ("GET", "/extendedAgentCard", "GetExtendedAgentCard", False, _T),
+)
+# Un-prefixed routes first: `/tasks/tasks` is task "tasks", not tenant "tasks" listing its tasks.
+ROUTES: tuple[Route, ...] = tuple(
+    Route(method, prefix + template, operation, body, query)
+    for prefix in ("", "/{tenant}")
+    for method, template, operation, body, query in _BASE
+)
+
+
+def resolve(method: str, path: str, query: Iterable[tuple[str, str]], body: object) -> RestCall:
+    """The operation a request calls and its params; raises the errors the module doc lists.
+
+    ``body`` is the parsed JSON body (`parse_body`), None when the request had none.
+    """
+    route, path_params = match(method, path)
+    params = _body_params(route, body) if route.binds_body else _query_params(route, query)
+    for name, value in path_params.items():
+        given = params.get(name, params.get(to_snake(name)))
+        if given is not None and given != value:
+            message = f"{name} is {value!r} in the path but {given!r} in the body"
+            raise InvalidParamsError(message, data=[{"field": name, "message": message}])
+        params.pop(to_snake(name), None)
+        params[name] = value
+    return RestCall(route.operation, params, route.operation in STREAMING_OPERATIONS)
+
+
+def match(method: str, path: str) -> tuple[Route, dict[str, str]]:
+    """The route for (method, path) and its decoded path parameters."""
+    for segments, verb in _readings(path):
+        found = [(route, bound) for route in ROUTES if (bound := _bind(route, segments, verb)) is not None]
+        if not found:
+            continue
+        for route, bound in found:
+            if route.method == method.upper():
+                return route, bound
+        allowed = sorted({route.method for route, _ in found})
+        raise MethodNotAllowedError(
+            f"{method.upper()} is not allowed on {path}; use {', '.join(allowed)}",
+            data={"allow": ", ".join(allowed)},
+        )
+    raise MethodNotFoundError(f"No A2A operation at {path}")
+
+
+def parse_body(raw: bytes) -> dict[str, Any] | None:
+    """A request body as a JSON object (None when empty); JSONParseError / InvalidRequestError."""
+    if not raw.strip():
+        return None
+    try:
+        value = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise JSONParseError(f"Invalid JSON payload: {error}") from None
+    if not isinstance(value, dict):
+        raise InvalidRequestError("The request body must be a JSON object")
+    return value
+
+
+def _readings(path: str) -> list[tuple[list[str], str | None]]:
+    # Exact segments: no empty ones, so `/tasks/` and `//tasks` are not `/tasks`.
+    segments = path.removeprefix("/").split("/")
+    head, colon, verb = segments[-1].rpartition(":")
+    readings: list[tuple[list[str], str | None]] = []
+    if colon and head:
+        readings.append(([*segments[:-1], head], verb))
+    readings.append((segments, None))
+    return readings
+
+
+def _bind(route: Route, segments: list[str], verb: str | None) -> dict[str, str] | None:
+    template = route.segments
+    if route.verb != verb or len(template) != len(segments):
+        return None
+    bound: dict[str, str] = {}
+    for pattern, segment in zip(template, segments, strict=True):
+        if pattern.startswith("{"):
+            value = unquote(segment)
+            if not value:
+                return None
+            bound[pattern.strip("{}")] = value
+        elif pattern != segment:
+            return None
+    return bound
+
+
+def _body_params(route: Route, body: object) -> dict[str, Any]:
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise InvalidRequestError(f"The body of {route.operation} must be a JSON object")
+    return dict(body)
+
+
+def _query_params(route: Route, query: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for raw_name, value in query:
+        name = to_camel(raw_name) if "_" in raw_name else raw_name
+        kind = route.query.get(name)
+        if kind is None:
+            continue  # not a field of this request (A2A-Version, a cache buster...)
+        if name in params:
+            message = f"query parameter {name} is given more than once"
+            raise InvalidParamsError(message, data=[{"field": name, "message": message}])
+        params[name] = _query_value(name, value) if kind == BOOL else value
+    return params
+
+
+def _query_value(name: str, value: str) -> bool:
+    if value in ("true", "false"):
+        return value == "true"
+    message = f"query parameter {name} must be true or false, got {value!r}"
+    raise InvalidParamsError(message, data=[{"field": name, "message": message}])

@@ -1,0 +1,69 @@
+"""Which protocol generation a request speaks: the ``A2A-Version`` service parameter (spec 3.6).
+
+The version comes from the ``A2A-Version`` header or, instead, a request (query) parameter of the
+same name. Absent or empty means 0.3 (spec 3.6.2), which is also how 0.2.5 clients arrive: they
+predate the parameter, and the 0.3 codec serves their slash-style methods. Only ``Major.Minor``
+is compared; a patch part is tolerated and ignored (``1.0.1`` is 1.0). Anything else is a
+VersionNotSupportedError that lists what is served.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from enum import Enum
+
+from a2a_core.core.errors import VersionNotSupportedError
+
+HEADER = "A2A-Version"
+
+
+class Version(Enum):
+    V0_3 = "0.3"
+    V1_0 = "1.0"
+
+
+# Major.Minor -> the codec that serves it; 0.2 requests are served by the 0.3 codec.
+_SERVED: dict[tuple[int, int], Version] = {(0, 2): Version.V0_3, (0, 3): Version.V0_3, (1, 0): Version.V1_0}
+SUPPORTED = tuple(version.value for version in Version)
+
+_PATTERN = re.compile(r"(\d+)\.(\d+)(?:\.\d+)?")
+
+
+def parse_version(value: str | None) -> Version:
+    """The version a raw ``A2A-Version`` value asks for; raises VersionNotSupportedError."""
+    text = (value or "").strip()  # HTTP strips optional whitespace around field values too
+    if not text:
+        return Version.V0_3
+    match = _PATTERN.fullmatch(text)
+    served = _SERVED.get((int(match[1]), int(match[2]))) if match else None
+    if served is None:
+        raise VersionNotSupportedError(
+            f"A2A-Version {value!r} is not supported; this agent speaks {', '.join(SUPPORTED)} "
+            "(Major.Minor; an empty value means 0.3)",
+            data={"requestedVersion": value, "supportedVersions": list(SUPPORTED)},
+        )
+    return served
+
+
+def requested_version(headers: Mapping[str, str], query: Mapping[str, str]) -> Version:
+    """The version of a request, from its headers and query parameters (names in any case).
+
+    When both are given they must agree; a request that asks for two versions gets an error.
+    """
+    header = _lookup(headers)
+    param = _lookup(query)
+    if header is None or param is None:
+        return parse_version(header if header is not None else param)
+    from_header, from_param = parse_version(header), parse_version(param)
+    if from_header is not from_param:
+        raise VersionNotSupportedError(
+            f"A2A-Version header {header!r} and query parameter {param!r} disagree; send one version",
+            data={"requestedVersion": f"{header},{param}", "supportedVersions": list(SUPPORTED)},
+        )
+    return from_header
+
+
+def _lookup(values: Mapping[str, str]) -> str | None:
+    wanted = HEADER.lower()
+    return next((value for name, value in values.items() if name.lower() == wanted), None)
