@@ -36,10 +36,9 @@ Result = dict[str, Any]
 
 @dataclass(frozen=True)
 class Driver:
-    """One client: its label (package and version), the protocol it speaks, how it is run."""
+    """One client: its label (package and version) and the command that runs its driver."""
 
     label: str
-    protocol: str
     command: tuple[str, ...]
 
     def run(self, base_url: str, scenario: str, *, timeout: float = TIMEOUT, **args: Any) -> list[Result]:
@@ -83,7 +82,7 @@ def _python(env: str, script: str) -> tuple[str, ...]:
     return (str(SIDE_VENVS / env / "bin" / "python"), str(HERE / script))
 
 
-A2A_SDK_03 = Driver("a2a-sdk 0.3.26", "0.3", _python("a2a-sdk-0.3", "a2a_sdk_03_driver.py"))
-A2A_SDK_02 = Driver("a2a-sdk 0.2.16", "0.2.5", _python("a2a-sdk-0.2", "a2a_sdk_02_driver.py"))
-FASTA2A = Driver("fasta2a 2.1.1", "0.3 methods, 1.0 objects", _python("fasta2a", "fasta2a_driver.py"))
-A2A_JS = Driver("@a2a-js/sdk 1.3", "1.0 (0.3 compat on)", ("node", str(HERE / "a2a_js_driver.mjs")))
+A2A_SDK_03 = Driver("a2a-sdk 0.3.26", _python("a2a-sdk-0.3", "a2a_sdk_03_driver.py"))  # 0.3
+A2A_SDK_02 = Driver("a2a-sdk 0.2.16", _python("a2a-sdk-0.2", "a2a_sdk_02_driver.py"))  # 0.2.5
+FASTA2A = Driver("fasta2a 2.1.1", _python("fasta2a", "fasta2a_driver.py"))  # 0.3 methods, 1.0 objects
+A2A_JS = Driver("@a2a-js/sdk 1.3", ("node", str(HERE / "a2a_js_driver.mjs")))  # 1.0, 0.3 compat on

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import socket
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -145,7 +144,6 @@ def main(argv: list[str] | None = None) -> None:
     server = uvicorn.Server(uvicorn.Config(create_app(url), log_level="warning"))
     print(f"A2A agent listening on {url}", flush=True)
     server.run(sockets=[sock])
-    sys.exit(0)
 
 
 if __name__ == "__main__":

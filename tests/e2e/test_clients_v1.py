@@ -7,7 +7,8 @@ list holds a2a-sdk 1.3's own server; ours joins it once it speaks 1.0.
 
 - a2a-sdk 1.3, in-process, `create_client` preferring each binding in turn: send (blocking and
   ``returnImmediately``), get, list, stream, subscribe, cancel, push config CRUD, errors;
-- @a2a-js/sdk 1.3 (node, `clients.drivers`): send, get, stream, over both bindings.
+- @a2a-js/sdk 1.3 (node, `clients.drivers`), over both bindings: send (blocking and not), get,
+  stream, list, cancel, subscribe, push config CRUD.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from a2a.types import (
 from agents import ARTIFACT, WAIT_QUESTION
 from clients import sdk13
 from clients.drivers import A2A_JS
-from clients.summaries import assert_completed_turn, assert_stream, chunks_text, unique
+from clients.summaries import assert_completed_turn, assert_stream, chunks_text, fold, unique
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 
@@ -67,7 +68,8 @@ def assert_done(task: Task, text: str, chunks: int) -> None:
 async def test_the_card_offers_both_1_0_bindings(v1_server: str, binding: str) -> None:
     async with httpx.AsyncClient(timeout=sdk13.HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, v1_server).get_agent_card()
-    offered = {(i.protocol_binding, i.protocol_version) for i in card.supported_interfaces}
+    # Major.minor: "1.0" and "1.0.0" are the same version to a client.
+    offered = {(i.protocol_binding, i.protocol_version[:3]) for i in card.supported_interfaces}
     assert {(sdk13.JSONRPC, "1.0"), (sdk13.REST, "1.0")} <= offered
     async with sdk13.connect(v1_server, binding=binding) as client:
         assert sdk13.transport_name(client) == TRANSPORTS[binding]  # 1.0, not a compat transport
@@ -226,3 +228,37 @@ def test_a2a_js_send_get_and_stream(v1_server: str, binding: str) -> None:
 
     text = unique("chunks=3 delay=0 js stream")
     assert_stream(A2A_JS.run(v1_server, "stream", text=text, binding=binding), text, 3, finals=False)
+
+
+def test_a2a_js_list_cancel_subscribe_and_push_configs(v1_server: str, binding: str) -> None:
+    context_id = str(uuid.uuid4())
+    waiting = A2A_JS.one(v1_server, "send", text=unique("wait"), contextId=context_id, binding=binding)
+    assert (waiting["state"], waiting["text"]) == ("input-required", WAIT_QUESTION)
+    listed = A2A_JS.one(v1_server, "list", contextId=context_id, binding=binding)
+    assert [task["id"] for task in listed["tasks"]] == [waiting["id"]]
+
+    config = {"taskId": waiting["id"], "id": "hook-1", "url": HOOK, "token": "t0ken"}
+    assert A2A_JS.one(v1_server, "push-create", **config, binding=binding) == {
+        "kind": "push-config",
+        **config,
+    }
+    assert (
+        A2A_JS.one(v1_server, "push-get", taskId=waiting["id"], id="hook-1", binding=binding)["url"] == HOOK
+    )
+    configs = A2A_JS.one(v1_server, "push-list", taskId=waiting["id"], binding=binding)["configs"]
+    assert [c["id"] for c in configs] == ["hook-1"]
+    assert A2A_JS.one(v1_server, "push-delete", taskId=waiting["id"], id="hook-1", binding=binding) == {
+        "kind": "deleted"
+    }
+    assert A2A_JS.one(v1_server, "push-list", taskId=waiting["id"], binding=binding)["configs"] == []
+
+    assert A2A_JS.one(v1_server, "cancel", taskId=waiting["id"], binding=binding)["state"] == "canceled"
+    again = A2A_JS.one(v1_server, "cancel", taskId=waiting["id"], binding=binding)
+    assert (again["kind"], again["error"]) == ("error", "TaskNotCancelableError")
+
+    # The task pauses first, so the subscription joins it while it runs.
+    text = unique("pause=2 chunks=2 delay=0 js subscribed")
+    running = A2A_JS.one(v1_server, "send", text=text, blocking=False, binding=binding)
+    events = A2A_JS.run(v1_server, "resubscribe", taskId=running["id"], binding=binding)
+    assert events[0]["id"] == running["id"]
+    assert_completed_turn(fold(events), text, 2)
