@@ -8,7 +8,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup browser dev test lint typecheck pytest bench clean
+.PHONY: setup browser dev test lint typecheck pytest bench clean clients-lock
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -18,12 +18,29 @@ $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
 	touch $@
 
-# The pinned CDK CLI (aws-cdk 2.x) that synthesizes and deploys infra/.
+# The pinned CDK CLI (aws-cdk 2.x) that synthesizes and deploys infra/, and @a2a-js/sdk.
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-setup: $(VENV)/.synced node_modules/.installed
+# Older A2A clients for the e2e client matrix (tests/clients/), one venv each: two versions of
+# a2a-sdk cannot share one. Rebuilt only when their hashed requirements change.
+CLIENT_ENVS := a2a-sdk-0.3 a2a-sdk-0.2 fasta2a
+CLIENTS_DIR := tests/clients/requirements
+
+.venv-clients/%/.synced: $(CLIENTS_DIR)/%.txt | $(UV)
+	$(UV) venv --quiet --clear --python $(PYTHON) .venv-clients/$*
+	$(UV) pip sync --quiet --require-hashes --python .venv-clients/$*/bin/python $<
+	touch $@
+
+# Re-pin the client environments from their .in files (after changing a version there).
+clients-lock: | $(UV)
+	for env in $(CLIENT_ENVS); do \
+		$(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+			--custom-compile-command "make clients-lock" $(CLIENTS_DIR)/$$env.in -o $(CLIENTS_DIR)/$$env.txt; \
+	done
+
+setup: $(VENV)/.synced node_modules/.installed $(CLIENT_ENVS:%=.venv-clients/%/.synced)
 
 dev: setup
 	$(VENV)/bin/a2a-serverless dev $(ARGS)
@@ -53,4 +70,4 @@ bench: setup
 	$(VENV)/bin/python bench/warm_latency.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage
+	rm -rf $(VENV) .venv-clients $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage

@@ -3,7 +3,7 @@
 Each run is a fresh interpreter that times, with ``time.perf_counter()`` inside the child, the
 import of the handler module (settings, adapters, Starlette app, Mangum). Interpreter startup is
 not included in that figure; the parent also reports the whole process' wall time for context.
-The same is measured for an a2a-sdk 0.3 in-memory server behind the same Mangum adapter
+The same is measured for an a2a-sdk 1.3 in-memory server behind the same Mangum adapter
 (``bench/sdk_handler.py``). Bytecode is compiled first so the figures reflect a Lambda bundle
 shipped with ``.pyc`` files.
 

@@ -7,8 +7,8 @@ runtime would. Each iteration is a ``message/send`` with ``configuration.blockin
 own with ``perf_counter_ns``. Event construction and response checks are outside the timed
 region; every response must be a JSON-RPC success carrying the request's id and a task.
 
-The same workload then runs against a2a-sdk 0.3's in-memory server (``bench/sdk_handler.py``)
-behind the same Mangum adapter.
+The same workload then runs against a2a-sdk 1.3's in-memory server (``bench/sdk_handler.py``)
+behind the same Mangum adapter; it answers these 0.3 requests through its 0.3 compatibility layer.
 
     .venv/bin/python bench/warm_latency.py [--iterations 2000] [--warmup 200] [--json]
 """

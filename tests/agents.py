@@ -5,6 +5,11 @@ words set ``chunks`` (artifact chunks to emit, default 5), ``delay`` (seconds af
 default 0.02) and ``pause`` (seconds of silence before the first chunk, default 0). Each chunk's
 text is ``"<the user's text> #<index>"``, so a client can tell whose events it received, and the
 turn completes with ``"done: <the user's text>"``.
+
+`scripted` is `slow` plus a question: a text with the word ``wait`` leaves the task
+input-required (asking `WAIT_QUESTION`), and the reply completes it with ``"done: <reply>"``. The
+client matrix (tests/clients/) runs it on our server, and a2a-sdk's reference server
+(`clients.reference_server`) implements the same contract, so one test fits either server.
 """
 
 from __future__ import annotations
@@ -12,8 +17,10 @@ from __future__ import annotations
 import asyncio
 
 from a2a_core.core.executor import TaskContext
+from a2a_core.types import Role
 
 ARTIFACT = "chunks"
+WAIT_QUESTION = "What next?"
 
 
 def options(text: str) -> dict[str, str]:
@@ -45,3 +52,12 @@ async def slow(ctx: TaskContext) -> str:
         if delay:
             await asyncio.sleep(delay)
     return f"done: {text}"
+
+
+async def scripted(ctx: TaskContext) -> str | None:
+    if sum(m.role == Role.user for m in ctx.history) > 1:  # the reply to WAIT_QUESTION
+        return f"done: {ctx.text}"
+    if "wait" in ctx.text.split():
+        await ctx.ask(WAIT_QUESTION)
+        return None
+    return await slow(ctx)

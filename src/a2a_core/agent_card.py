@@ -1,4 +1,12 @@
-"""The public agent card, built from `Settings` and the capabilities that are enabled."""
+"""The public agent card, built from `Settings` and the capabilities that are enabled.
+
+Two generations of the same card: ``/.well-known/agent.json`` is the 0.2.5 card 0.2.x clients
+read, ``/.well-known/agent-card.json`` (the path 0.3 introduced) says ``protocolVersion:
+"0.3.0"``. Our JSON-RPC methods are the 0.3 ones, and what 0.3 adds to the card is for what we do
+not serve (signatures, per-skill security, other transports), so the two differ only in the
+version and the ``additionalInterfaces`` list. A 1.x client (a2a-sdk 1.3) takes a 0.3 card as
+"use the 0.3 compatibility transport"; a card saying 0.2.5 is one it cannot use at all.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +18,17 @@ from a2a_core.settings import Settings
 from a2a_core.types import (
     AgentCapabilities,
     AgentCard,
+    AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
     HTTPAuthSecurityScheme,
     to_wire,
 )
+
+CARD_0_2 = "0.2.5"
+CARD_0_3 = "0.3.0"
+JSONRPC = "JSONRPC"
+CardKey = tuple[str, str]  # (url, protocol version)
 
 
 def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAuthSecurityScheme] | None:
@@ -48,15 +62,23 @@ class CardBuilder:
             push_notifications=push_notifications,
             state_transition_history=True,
         )
-        self._cache: dict[str, bytes] = {}
-        self._extended_cache: dict[str, bytes] = {}
+        self._cache: dict[CardKey, bytes] = {}
+        self._extended_cache: dict[CardKey, bytes] = {}
         # Served only behind auth: an extended card anyone can fetch would be the public card.
         self.extended = settings.auth_mode != "none" and bool(settings.extended_skills)
 
-    def card(self, url: str, *, extra_skills: list[AgentSkill] | None = None) -> AgentCard:
+    def card(
+        self, url: str, *, version: str = CARD_0_2, extra_skills: list[AgentSkill] | None = None
+    ) -> AgentCard:
+        """The card for protocol ``version`` (`CARD_0_2` or `CARD_0_3`) with its endpoint at ``url``."""
         s = self.settings
         security = security_scheme(s.auth_mode)
+        # 0.3 says a card SHOULD list its main interface among the additional ones too.
+        interfaces = [AgentInterface(url=url, transport=JSONRPC)] if version == CARD_0_3 else None
         return AgentCard(
+            protocol_version=version,
+            preferred_transport=JSONRPC,
+            additional_interfaces=interfaces,
             name=s.name,
             description=s.description,
             version=s.version,
@@ -72,23 +94,24 @@ class CardBuilder:
             supports_authenticated_extended_card=True if self.extended else None,
         )
 
-    def card_json(self, url: str) -> bytes:
-        """The card as served; cached per URL (a handful: one per host name it is reached by)."""
-        return _cached(self._cache, url, lambda: self.card(url))
+    def card_json(self, url: str, version: str = CARD_0_2) -> bytes:
+        """The card as served; cached per URL and version (a handful: one per host name it is
+        reached by)."""
+        return _cached(self._cache, (url, version), lambda: self.card(url, version=version))
 
     def extended_card_json(self, url: str) -> bytes:
-        """The card for authenticated callers: the public one plus ``extended_skills``."""
-        return _cached(
-            self._extended_cache, url, lambda: self.card(url, extra_skills=self.settings.extended_skills)
-        )
+        """The card for authenticated callers: the public 0.2.5 one plus ``extended_skills`` (0.3
+        clients ask for it with ``agent/getAuthenticatedExtendedCard``, which we do not serve)."""
+        extra = self.settings.extended_skills
+        return _cached(self._extended_cache, (url, CARD_0_2), lambda: self.card(url, extra_skills=extra))
 
 
-def _cached(cache: dict[str, bytes], url: str, build: Callable[[], AgentCard]) -> bytes:
-    body = cache.get(url)
+def _cached(cache: dict[CardKey, bytes], key: CardKey, build: Callable[[], AgentCard]) -> bytes:
+    body = cache.get(key)
     if body is None:
         body = json.dumps(to_wire(build())).encode()
         if len(cache) < 32:
-            cache[url] = body
+            cache[key] = body
     return body
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 
@@ -16,7 +16,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from a2a_core import sse
-from a2a_core.agent_card import public_url
+from a2a_core.agent_card import CARD_0_2, CARD_0_3, public_url
 from a2a_core.auth import AuthError, build_authenticator
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError
@@ -61,9 +61,12 @@ def create_app(
             return await sse.buffered(reply, budget=settings.stream_buffer_seconds)
         return sse.incremental(reply, keepalive=settings.stream_keepalive_seconds)
 
-    async def card(request: Request) -> Response:
-        url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(service.cards.card_json(url), media_type=JSON)
+    def card(version: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            url = public_url(settings.public_url, request.scope, request.headers)
+            return Response(service.cards.card_json(url, version), media_type=JSON)
+
+        return endpoint
 
     async def extended_card(request: Request) -> Response:
         try:
@@ -86,8 +89,8 @@ def create_app(
         routes=[
             Route("/", jsonrpc, methods=["POST"]),
             Route("/", index, methods=["GET"]),
-            Route("/.well-known/agent.json", card, methods=["GET"]),
-            Route("/.well-known/agent-card.json", card, methods=["GET"]),
+            Route("/.well-known/agent.json", card(CARD_0_2), methods=["GET"]),
+            Route("/.well-known/agent-card.json", card(CARD_0_3), methods=["GET"]),
             Route("/healthz", healthz, methods=["GET"]),
             Route("/docs", _docs, methods=["GET"]),
             *([Route(EXTENDED_CARD_PATH, extended_card, methods=["GET"])] if service.cards.extended else []),

@@ -1,4 +1,5 @@
-"""Fixtures for end-to-end tests: the real `a2a-serverless dev` server in a subprocess.
+"""Fixtures for end-to-end tests: the real `a2a-serverless dev` server in a subprocess (and, for
+the client matrix, a2a-sdk 1.3's own server the same way).
 
 Each server is started once per test module on a free loopback port and stopped on teardown.
 Its combined stdout/stderr is drained by a thread, so the pipe never fills however much the
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -32,6 +33,7 @@ MULTITURN_AGENT = "a2a_core.examples.multiturn:agent"
 PYDANTIC_AI_AGENT = "a2a_core.examples.pydantic_ai_agent:agent"
 # tests/agents.py, imported by the server from tests/ (see `_with_tests_on_path`).
 SLOW_AGENT = "agents:slow"
+SCRIPTED_AGENT = "agents:scripted"
 TESTS_DIR = Path(__file__).resolve().parents[1]
 # Keepalive comments every 0.2 s instead of 15 s, so a test can see them while the agent is quiet.
 KEEPALIVE_SECONDS = 0.2
@@ -39,24 +41,20 @@ KEEPALIVE_SECONDS = 0.2
 _URL_LINE = re.compile(r"^A2A agent listening on (?P<url>http://\S+)\s*$")
 
 
-class DevServer:
-    """One `a2a-serverless dev` process and the lines it has printed so far."""
+class ServerProcess:
+    """One server process (`a2a-serverless dev`, or a reference server that prints the same
+    banner) and the lines it has printed so far."""
 
-    def __init__(self, agent: str, backend: str, env: Mapping[str, str] | None = None) -> None:
-        self.agent = agent
-        self.backend = backend
+    def __init__(self, label: str, command: Sequence[str], env: Mapping[str, str] | None = None) -> None:
+        self.label = label
         self.base_url: str | None = None
         self._lines: collections.deque[str] = collections.deque(maxlen=2000)
         self._lock = threading.Lock()
         self._url_or_eof = threading.Event()
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
-        command = [
-            *(sys.executable, "-m", "a2a_core.cli", "dev", "--port", "0"),
-            *("--agent", agent, "--backend", backend),
-        ]
-        # A fixed argv of our own interpreter and module: no untrusted input reaches it.
+        # A fixed argv of our own interpreter and modules: no untrusted input reaches it.
         self.process = subprocess.Popen(  # noqa: S603
-            command,
+            list(command),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -64,7 +62,7 @@ class DevServer:
             bufsize=1,
             env=env,
         )
-        self._reader = threading.Thread(target=self._drain, name=f"drain {agent}", daemon=True)
+        self._reader = threading.Thread(target=self._drain, name=f"drain {label}", daemon=True)
         self._reader.start()
 
     @property
@@ -115,10 +113,7 @@ class DevServer:
 
     def fail(self, reason: str) -> NoReturn:
         self.stop()
-        pytest.fail(
-            f"dev server ({self.backend}) for {self.agent} {reason}; its output:\n{self.output}",
-            pytrace=False,
-        )
+        pytest.fail(f"{self.label} {reason}; its output:\n{self.output}", pytrace=False)
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -134,7 +129,14 @@ class DevServer:
 
 
 def _serve(agent: str, backend: str, env: Mapping[str, str] | None = None) -> Iterator[str]:
-    server = DevServer(agent, backend, env)
+    command = [
+        *(sys.executable, "-m", "a2a_core.cli", "dev", "--port", "0"),
+        *("--agent", agent, "--backend", backend),
+    ]
+    yield from _run(ServerProcess(f"dev server ({backend}) for {agent}", command, env))
+
+
+def _run(server: ServerProcess) -> Iterator[str]:
     try:
         yield server.wait_ready(STARTUP_TIMEOUT)
     finally:
@@ -221,3 +223,35 @@ def jwt_server(local_issuer: LocalIssuer, tmp_path_factory: pytest.TempPathFacto
         "A2A_JWT_ALGORITHMS": json.dumps(settings["jwt_algorithms"]),
     }
     yield from _serve(ECHO_AGENT, "memory", env)
+
+
+# The client matrix (tests/clients/): servers running the `agents.scripted` contract.
+
+
+def serve_scripted() -> Iterator[str]:
+    """Our dev server on the default embedded AWS (moto), push on, running `agents.scripted`."""
+    yield from _serve(SCRIPTED_AGENT, "local", _with_tests_on_path(A2A_PUSH_ENABLED="true"))
+
+
+def serve_reference() -> Iterator[str]:
+    """a2a-sdk 1.3's own server (`clients.reference_server`): 1.0 JSON-RPC and REST, 0.3 compat."""
+    command = [sys.executable, "-m", "clients.reference_server", "--port", "0"]
+    yield from _run(ServerProcess("a2a-sdk 1.3 reference server", command, _with_tests_on_path()))
+
+
+# Servers the 1.0 client tests (test_clients_v1.py) run against, by name. Each speaks A2A 1.0
+# over JSON-RPC and HTTP+JSON at its base URL and runs the scripted contract.
+V1_SERVERS: dict[str, Callable[[], Iterator[str]]] = {
+    "a2a-sdk-1.3": serve_reference,
+}
+
+
+@pytest.fixture(scope="module")
+def scripted_server() -> Iterator[str]:
+    yield from serve_scripted()
+
+
+@pytest.fixture(scope="module", params=list(V1_SERVERS))
+def v1_server(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Base URL of each server in `V1_SERVERS`, in turn."""
+    yield from V1_SERVERS[request.param]()

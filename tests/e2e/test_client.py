@@ -1,9 +1,10 @@
 """`a2a_core.client.A2AClient` over real loopback sockets, against two servers.
 
 - our `a2a-serverless dev` (moto and memory backends), the echo and multiturn example agents;
-- a2a-sdk 0.3's reference server (`A2AStarletteApplication` + `DefaultRequestHandler`) running a
-  small streaming echo agent under uvicorn in a thread, so the client is checked against an
-  implementation that is not ours.
+- a2a-sdk 1.3's reference server (`clients.reference_server`: JSON-RPC with its 0.3
+  compatibility layer, which is what our client speaks, and REST) running a small streaming echo
+  agent under uvicorn in a thread, so the client is checked against an implementation that is
+  not ours.
 """
 
 from __future__ import annotations
@@ -18,13 +19,11 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 import httpx
 import pytest
 import uvicorn
-from a2a import types as sdk
+from a2a.helpers import new_task_from_user_message, new_text_message, new_text_part
 from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.apps import A2AStarletteApplication
 from a2a.server.events import EventQueue
-from a2a.server.request_handlers import DefaultRequestHandler
-from a2a.server.tasks import InMemoryPushNotificationConfigStore, InMemoryTaskStore, TaskUpdater
-from a2a.utils import new_agent_text_message, new_task
+from a2a.server.tasks import TaskUpdater
+from a2a.types import Role
 
 from a2a_core.client import A2AClient, A2AClientConnectionError, A2AClientHTTPError
 from a2a_core.core.errors import InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError
@@ -38,6 +37,7 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from clients.reference_server import create_app
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 
@@ -259,10 +259,6 @@ async def test_http_errors_and_unreachable_servers_are_client_errors(echo_server
 # --- a2a-sdk's reference server ----------------------------------------------------------------
 
 
-def _text(text: str) -> sdk.Part:
-    return sdk.Part(root=sdk.TextPart(text=text))
-
-
 class ReferenceEcho(AgentExecutor):
     """Echoes in an artifact streamed in two chunks; "message" answers with a bare Message and
     "wait" leaves the task waiting for input (so it can be canceled)."""
@@ -270,20 +266,23 @@ class ReferenceEcho(AgentExecutor):
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
         text = context.get_user_input()
         if text == "message":
-            await event_queue.enqueue_event(new_agent_text_message("Echo: message", context.context_id))
+            reply = new_text_message("Echo: message", context_id=context.context_id, role=Role.ROLE_AGENT)
+            await event_queue.enqueue_event(reply)
             return
         assert context.message is not None
-        task = context.current_task or new_task(context.message)
+        task = context.current_task or new_task_from_user_message(context.message)
         if context.current_task is None:
             await event_queue.enqueue_event(task)
         updater = TaskUpdater(event_queue, task.id, task.context_id)
         if text == "wait":
-            await updater.requires_input(updater.new_agent_message([_text("Waiting.")]), final=True)
+            await updater.requires_input(updater.new_agent_message([new_text_part("Waiting.")]))
             return
         await updater.start_work()
-        await updater.add_artifact([_text("Echo, ")], artifact_id="echo", name="echo", last_chunk=False)
-        await updater.add_artifact([_text(text)], artifact_id="echo", append=True, last_chunk=True)
-        await updater.complete(updater.new_agent_message([_text(f"Echo: {text}")]))
+        await updater.add_artifact(
+            [new_text_part("Echo, ")], artifact_id="echo", name="echo", last_chunk=False
+        )
+        await updater.add_artifact([new_text_part(text)], artifact_id="echo", append=True, last_chunk=True)
+        await updater.complete(updater.new_agent_message([new_text_part(f"Echo: {text}")]))
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
         assert context.task_id is not None
@@ -296,23 +295,8 @@ def reference_server() -> Iterator[str]:
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
-    card = sdk.AgentCard(
-        name="Reference echo",
-        description="a2a-sdk's reference server",
-        url=url,
-        version="1.0.0",
-        capabilities=sdk.AgentCapabilities(streaming=True, push_notifications=True),
-        default_input_modes=["text/plain"],
-        default_output_modes=["text/plain"],
-        skills=[sdk.AgentSkill(id="echo", name="Echo", description="Echoes", tags=["echo"])],
-    )
-    handler = DefaultRequestHandler(
-        agent_executor=ReferenceEcho(),
-        task_store=InMemoryTaskStore(),
-        push_config_store=InMemoryPushNotificationConfigStore(),
-    )
-    app = A2AStarletteApplication(agent_card=card, http_handler=handler).build()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    app = create_app(url, ReferenceEcho())
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -330,7 +314,7 @@ def reference_server() -> Iterator[str]:
 
 async def test_reference_server_send_get_and_cancel(reference_server: str) -> None:
     async with A2AClient(reference_server) as client:
-        assert (await client.get_card()).name == "Reference echo"
+        assert (await client.get_card()).name == "Reference echo (a2a-sdk 1.3)"
         task = await client.send_message("hi")
         assert isinstance(task, Task)
         assert task.status.state == TaskState.completed

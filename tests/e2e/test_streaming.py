@@ -1,9 +1,10 @@
 """message/stream and tasks/resubscribe against the real dev server, on both backends.
 
-The a2a-sdk 0.3 streaming client checks what a client library sees (ordering and flags of the
-multi-turn example's chunks; 20 concurrent streams). Raw httpx streams check what the SDK hides:
-SSE ids across a dropped connection and a resubscribe, error events, content types and
-``: keepalive`` comments.
+The a2a-sdk 1.3 streaming client (through its 0.3 compatibility transport) checks what a client
+library sees (ordering and append/lastChunk flags of the multi-turn example's chunks; 20
+concurrent streams). Raw httpx streams check what the SDK hides: SSE ids across a dropped
+connection and a resubscribe, error events, content types, ``: keepalive`` comments and the
+``final`` flag (1.0 events have none, so the SDK drops it).
 
 Event ids are sequence numbers in the task's log. A new task's log is the user message (1) and
 ``submitted`` (2); after that, one `agents.slow` turn appends only streamed kinds (status and
@@ -26,20 +27,12 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from a2a.client import A2ACardResolver, BaseClient, ClientConfig, ClientEvent, ClientFactory
-from a2a.types import (
-    Message,
-    Part,
-    Role,
-    Task,
-    TaskArtifactUpdateEvent,
-    TaskState,
-    TaskStatusUpdateEvent,
-    TextPart,
-)
+from a2a.client import BaseClient
+from a2a.types import Message, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 from a2a_core.examples.multiturn import DraftWriter
 from agents import ARTIFACT, chunk_text
+from clients.sdk13 import artifact_chunks, connect, fold, request, text_of, user_message
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 
@@ -272,66 +265,41 @@ def rpc_error(response: httpx.Response, body: dict[str, Any]) -> dict[str, Any]:
 Signature = tuple[Any, ...]
 
 
-@asynccontextmanager
-async def sdk_client(base_url: str) -> AsyncIterator[BaseClient]:
-    async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
-        card = await A2ACardResolver(http, base_url).get_agent_card()
-        assert card.capabilities.streaming is True
-        client = ClientFactory(ClientConfig(streaming=True, httpx_client=http)).create(card)
-        assert isinstance(client, BaseClient)
-        yield client
-
-
-def user_message(text: str, *, task_id: str | None = None, context_id: str | None = None) -> Message:
-    return Message(
-        role=Role.user,
-        parts=[Part(root=TextPart(text=text))],
-        message_id=str(uuid.uuid4()),
-        task_id=task_id,
-        context_id=context_id,
-    )
-
-
 async def stream(client: BaseClient, message: Message) -> tuple[Task, list[Signature], Task]:
-    """A message/stream through the SDK until the server closes it: the first event (a Task,
-    as sent), the updates after it, and the task the SDK folded from all of them."""
-    first: Task | None = None
+    """A streamed send through the SDK until the server closes it: the first event (a Task, as
+    sent), the updates after it, and the task they fold into."""
+    events = [event async for event in client.send_message(request(message))]
+    assert events[0].HasField("task"), "the first event must be the Task"
+    first = events[0].task
     updates: list[Signature] = []
-    folded: Task | None = None
-    item: ClientEvent | Message
-    async for item in client.send_message(message):
-        assert isinstance(item, tuple), f"expected (Task, update), got {item!r}"
-        folded, update = item
-        assert folded.id == (first or folded).id
-        if first is None:
-            assert update is None, "the first event must be the Task"
-            # A copy: the SDK merges later events into the task it handed out.
-            first = folded.model_copy(deep=True)
-            continue
-        assert update is not None
+    for event in events[1:]:
+        update: TaskStatusUpdateEvent | TaskArtifactUpdateEvent
+        if event.HasField("status_update"):
+            update = event.status_update
+        else:
+            assert event.HasField("artifact_update"), event
+            update = event.artifact_update
         assert (update.task_id, update.context_id) == (first.id, first.context_id), update
         updates.append(signature(update))
-    assert first is not None
-    assert folded is not None
-    return first, updates, folded
+    return first, updates, fold(events)
 
 
 def signature(update: TaskStatusUpdateEvent | TaskArtifactUpdateEvent) -> Signature:
     """What a test compares of an update: kind, state or artifact, text and flags."""
     if isinstance(update, TaskStatusUpdateEvent):
-        message = update.status.message
-        return ("status", update.status.state, text_of(message.parts) if message else None, update.final)
+        status = update.status
+        return ("status", status.state, text_of(status.message.parts) if status.HasField("message") else None)
     artifact = update.artifact
-    return ("artifact", artifact.name, text_of(artifact.parts), bool(update.append), bool(update.last_chunk))
+    return ("artifact", artifact.name, text_of(artifact.parts), update.append, update.last_chunk)
 
 
 def turn(name: str, chunks: list[str], end: TaskState, end_text: str) -> list[Signature]:
     """The updates of one agent turn: working, an artifact in chunks, then the turn's end."""
     last = len(chunks) - 1
     return [
-        ("status", TaskState.working, None, False),
+        ("status", TaskState.TASK_STATE_WORKING, None),
         *[("artifact", name, chunk, i > 0, i == last) for i, chunk in enumerate(chunks)],
-        ("status", end, end_text, True),
+        ("status", end, end_text),
     ]
 
 
@@ -353,18 +321,6 @@ def assert_rest_of_turn(
     return skipped
 
 
-def artifact_chunks(task: Task, name: str) -> list[str]:
-    return [text_of([part]) for a in task.artifacts or [] if a.name == name for part in a.parts]
-
-
-def text_of(parts: list[Part]) -> str:
-    texts: list[str] = []
-    for part in parts:
-        assert isinstance(part.root, TextPart), part
-        texts.append(part.root.text)
-    return "".join(texts)
-
-
 # --- tests ---------------------------------------------------------------------------------------
 
 
@@ -374,14 +330,14 @@ async def test_multiturn_stream_orders_chunks_and_flags_then_continues(multiturn
     draft = [" ".join(words[i : i + size]) + " " for i in range(0, len(words), size)]
     assert len(draft) >= 3
     with anyio.fail_after(TEST_LIMIT):
-        async with sdk_client(multiturn_server) as client:
+        async with connect(multiturn_server, streaming=True) as client:
             first, updates, folded = await stream(client, user_message("cats"))
-            expected = turn("draft", draft, TaskState.input_required, AUDIENCE_QUESTION)
-            skipped = assert_rest_of_turn(first, updates, expected, start=TaskState.submitted)
+            expected = turn("draft", draft, TaskState.TASK_STATE_INPUT_REQUIRED, AUDIENCE_QUESTION)
+            skipped = assert_rest_of_turn(first, updates, expected, start=TaskState.TASK_STATE_SUBMITTED)
             assert skipped < len(expected), "the stream must carry the final input-required status"
             assert artifact_chunks(first, "draft") == draft[: max(0, skipped - 1)]
-            # What the SDK folded from the events is the task the server holds.
-            assert folded.status.state == TaskState.input_required
+            # What the events fold into is the task the server holds.
+            assert folded.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
             assert artifact_chunks(folded, "draft") == draft
 
             reply = user_message("engineers", task_id=first.id, context_id=first.context_id)
@@ -389,13 +345,18 @@ async def test_multiturn_stream_orders_chunks_and_flags_then_continues(multiturn
             assert again.id == first.id
             final = "Final version, written for engineers."
             expected = [
-                *turn("final", [final], TaskState.completed, "Done: the draft is tailored for engineers.")
+                *turn(
+                    "final",
+                    [final],
+                    TaskState.TASK_STATE_COMPLETED,
+                    "Done: the draft is tailored for engineers.",
+                )
             ]
-            skipped = assert_rest_of_turn(again, updates, expected, start=TaskState.working)
+            skipped = assert_rest_of_turn(again, updates, expected, start=TaskState.TASK_STATE_WORKING)
             assert skipped < len(expected), "the stream must carry the final completed status"
             assert artifact_chunks(again, "final") == [final] * (skipped >= 2)
-            assert folded.status.state == TaskState.completed
-            assert [a.name for a in folded.artifacts or []] == ["draft", "final"]
+            assert folded.status.state == TaskState.TASK_STATE_COMPLETED
+            assert [a.name for a in folded.artifacts] == ["draft", "final"]
 
 
 async def test_disconnect_then_resubscribe_with_last_event_id_resumes_without_gap(slow_server: str) -> None:
@@ -511,17 +472,16 @@ async def test_errors_before_a_stream_starts_are_plain_json(slow_server: str) ->
 async def test_twenty_concurrent_streams_each_get_their_own_task(slow_server: str) -> None:
     texts = [f"chunks=3 delay=0 stream-{i}-{uuid.uuid4().hex[:6]}" for i in range(20)]
     with anyio.fail_after(TEST_LIMIT):
-        async with sdk_client(slow_server) as client:
+        async with connect(slow_server, streaming=True) as client:
             results = await asyncio.gather(*(stream(client, user_message(text)) for text in texts))
 
     assert len({first.id for first, _, _ in results}) == len(texts)
     for text, (first, updates, folded) in zip(texts, results, strict=True):
-        assert first.history is not None
         assert text_of(first.history[0].parts) == text
         chunks = [chunk_text(text, i) for i in range(3)]
-        expected = turn(ARTIFACT, chunks, TaskState.completed, f"done: {text}")
-        assert_rest_of_turn(first, updates, expected, start=TaskState.submitted)
-        assert folded.status.state == TaskState.completed
+        expected = turn(ARTIFACT, chunks, TaskState.TASK_STATE_COMPLETED, f"done: {text}")
+        assert_rest_of_turn(first, updates, expected, start=TaskState.TASK_STATE_SUBMITTED)
+        assert folded.status.state == TaskState.TASK_STATE_COMPLETED
         assert artifact_chunks(folded, ARTIFACT) == chunks
 
 

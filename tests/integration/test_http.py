@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import httpx
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from a2a_core.agent_card import public_url
@@ -12,14 +16,18 @@ from support import Stack
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize("path", ["/.well-known/agent.json", "/.well-known/agent-card.json"])
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+CARDS = [("/.well-known/agent.json", "0.2.5"), ("/.well-known/agent-card.json", "0.3.0")]
+
+
+@pytest.mark.parametrize(("path", "version"), CARDS)
 async def test_both_card_paths_serve_the_card_with_a_reachable_url(
-    client: httpx.AsyncClient, path: str
+    client: httpx.AsyncClient, path: str, version: str
 ) -> None:
     response = await client.get(path)
     card = response.json()
     assert response.status_code == 200
-    assert card["protocolVersion"] == "0.2.5"
+    assert card["protocolVersion"] == version
     assert card["preferredTransport"] == "JSONRPC"
     assert card["url"] == "http://agent.test/"
     assert card["capabilities"] == {
@@ -28,6 +36,26 @@ async def test_both_card_paths_serve_the_card_with_a_reachable_url(
         "stateTransitionHistory": True,
     }
     assert card["defaultInputModes"] == ["text/plain", "application/json"]
+
+
+@pytest.mark.parametrize(("path", "version"), CARDS)
+async def test_each_card_is_valid_in_its_protocol_version(
+    client: httpx.AsyncClient, path: str, version: str
+) -> None:
+    card = (await client.get(path)).json()
+    definitions = json.loads((SPEC / f"a2a-{version}.schema.json").read_text())["definitions"]
+    validator = jsonschema.Draft7Validator({"$ref": "#/definitions/AgentCard", "definitions": definitions})
+    assert [error.message for error in validator.iter_errors(card)] == []
+
+
+async def test_the_0_3_card_lists_its_interface_and_is_otherwise_the_0_2_5_card(
+    client: httpx.AsyncClient,
+) -> None:
+    old = (await client.get("/.well-known/agent.json")).json()
+    new = (await client.get("/.well-known/agent-card.json")).json()
+    assert new.pop("additionalInterfaces") == [{"url": "http://agent.test/", "transport": "JSONRPC"}]
+    assert "additionalInterfaces" not in old
+    assert new | {"protocolVersion": "0.2.5"} == old
 
 
 async def test_card_is_built_from_configuration() -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from a2a.types import AgentCard as Sdk03AgentCard
-from a2a.types import HTTPAuthSecurityScheme as Sdk03HttpScheme
+from a2a.compat.v0_3.types import AgentCard as Sdk03AgentCard
+from a2a.compat.v0_3.types import HTTPAuthSecurityScheme as Sdk03HttpScheme
 
 from a2a_core.agent_card import CardBuilder
 from a2a_core.protocol.v1 import card as wc
