@@ -25,6 +25,7 @@ from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
 from infra.api import AgentApi
 from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
+from infra.function_url import AgentFunctionUrl
 from infra.functions import RUNTIME, ServiceFunctions
 from infra.http_api import AgentHttpApi
 from infra.options import (
@@ -37,6 +38,7 @@ from infra.options import (
     AuthMode,
     ConfigurationError,
     CustomDomain,
+    EdgeOptions,
     FrontDoor,
     FunctionOptions,
     JwtIssuer,
@@ -79,8 +81,9 @@ class A2AService(Construct):
         jwt: JwtIssuer | None = None,
         api_keys: Sequence[str] | None = None,
         api_key_limits: ApiKeyLimits | None = DEFAULT_API_KEY_LIMITS,
-        streaming: StreamingMode = StreamingMode.BUFFERED,
+        streaming: StreamingMode | None = None,
         front_door: FrontDoor = FrontDoor.REST_API,
+        edge: EdgeOptions | None = None,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         api_function: FunctionOptions | None = None,
         worker_function: FunctionOptions = WORKER,
@@ -111,8 +114,10 @@ class A2AService(Construct):
         ``jwt`` through a Lambda authorizer; ``AuthMode.IAM`` needs SigV4 from principals given
         ``grant_invoke``; ``AuthMode.NONE`` must be confirmed with
         ``allow_unauthenticated=True``. ``front_door`` is the REST API (default) or the cheaper
-        HTTP API (JWT, IAM or none; buffered; no WAF). ``streaming`` picks buffered Mangum (default) or API
-        Gateway response streaming through the Lambda Web Adapter. ``api_function``,
+        HTTP API (JWT, IAM or none; buffered; no WAF) or a Lambda function URL (no charge per request;
+        the app checks API keys and JWTs itself; ``edge`` adds CloudFront and WAF). ``streaming``
+        picks buffered Mangum (the API Gateway default) or response streaming through the Lambda Web
+        Adapter (the function URL default). ``api_function``,
         ``worker_function`` and ``dead_letter_function`` set memory and timeout; the queue's
         visibility timeout and the worker's lease follow the worker's timeout. ``retention_days``
         is how long tasks are kept; ``alarm_topic`` receives every alarm; ``custom_domain`` serves
@@ -122,10 +127,21 @@ class A2AService(Construct):
         """
         super().__init__(scope, id)
         key_names = tuple(api_keys if api_keys is not None else ())
-        if api_keys is None and auth is AuthMode.API_KEY:
+        if api_keys is None and auth is AuthMode.API_KEY and front_door is FrontDoor.REST_API:
             key_names = (DEFAULT_API_KEY,)
+        if streaming is None:
+            function_url = front_door is FrontDoor.FUNCTION_URL
+            streaming = StreamingMode.RESPONSE_STREAM if function_url else StreamingMode.BUFFERED
         check_auth(auth, allow_unauthenticated, jwt, key_names, api_key_limits)
-        check_front_door(front_door, auth, streaming, web_acl_arn)
+        check_front_door(
+            front_door,
+            auth,
+            streaming,
+            web_acl_arn,
+            edge=edge,
+            custom_domain=custom_domain,
+            api_keys=key_names,
+        )
         check_agent(agent, agent_packages, ROOT)
         api_options = api_function or (
             API_STREAM if streaming is StreamingMode.RESPONSE_STREAM else API_BUFFERED
@@ -210,9 +226,21 @@ class A2AService(Construct):
             )
         )
 
-        self.api: AgentApi | AgentHttpApi
+        self.api: AgentApi | AgentHttpApi | AgentFunctionUrl
         self.api_keys: gateway_auth.ApiKeys | None = None
-        if front_door is FrontDoor.HTTP_API:
+        if front_door is FrontDoor.FUNCTION_URL:
+            self.api = AgentFunctionUrl(
+                self,
+                "FunctionUrl",
+                function=self.api_function,
+                auth_mode=auth,
+                streaming=streaming,
+                jwt=jwt,
+                api_key_limits=api_key_limits,
+                edge=edge,
+                custom_domain=custom_domain,
+            )
+        elif front_door is FrontDoor.HTTP_API:
             self.api = AgentHttpApi(
                 self,
                 "HttpApi",
@@ -250,7 +278,9 @@ class A2AService(Construct):
                     self, "ApiKeys", rest_api=self.api.rest_api, limits=api_key_limits, names=key_names
                 )
         if "A2A_PUBLIC_URL" not in (environment or {}):
-            self.functions.set_environment("A2A_PUBLIC_URL", self.api.url)
+            # The function URL depends on the API function: the API derives its URL per request.
+            skip = ("Api",) if front_door is FrontDoor.FUNCTION_URL else ()
+            self.functions.set_environment("A2A_PUBLIC_URL", self.api.url, skip=skip)
 
         self.alarms = ServiceAlarms(self, "Alarms", topic=alarm_topic)
         for name, function in self.functions.functions.items():
@@ -265,6 +295,8 @@ class A2AService(Construct):
     def add_api_key(self, name: str) -> apigw.IApiKey:
         """Another caller's API key on the usage plan (``AuthMode.API_KEY``); its id is the
         owner of the caller's tasks."""
+        if self.front_door is FrontDoor.FUNCTION_URL:
+            raise ConfigurationError("add_api_key: behind a function URL, run `a2a-serverless keys create`")
         if self.api_keys is None:
             raise ConfigurationError(f"add_api_key: auth is {self.auth}, not AuthMode.API_KEY")
         if name in self.api_keys.keys:
@@ -277,6 +309,8 @@ class A2AService(Construct):
         every method of the stage; its ARN becomes the owner of its tasks."""
         if self.auth is not AuthMode.IAM:
             raise ConfigurationError(f"grant_invoke: auth is {self.auth}, not AuthMode.IAM")
+        if isinstance(self.api, AgentFunctionUrl):
+            return self.api.grant_invoke(grantee)
         return iam.Grant.add_to_principal(
             grantee=grantee,
             actions=["execute-api:Invoke"],

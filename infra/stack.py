@@ -11,7 +11,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.options import AuthMode, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
+from infra.options import AuthMode, CustomDomain, EdgeOptions, FrontDoor, JwtIssuer, StreamingMode
 from infra.service import A2AService
 
 
@@ -27,8 +27,9 @@ class A2AStack(Stack):
         allow_unauthenticated: bool = False,
         jwt: JwtIssuer | None = None,
         api_keys: Sequence[str] | None = None,
-        streaming: StreamingMode = StreamingMode.BUFFERED,
+        streaming: StreamingMode | None = None,
         front_door: FrontDoor = FrontDoor.REST_API,
+        edge: EdgeOptions | None = None,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         alarm_topic_arn: str | None = None,
         custom_domain: CustomDomain | None = None,
@@ -52,6 +53,7 @@ class A2AStack(Stack):
             api_keys=api_keys,
             streaming=streaming,
             front_door=front_door,
+            edge=edge,
             architecture=architecture,
             alarm_topic=topic,
             custom_domain=custom_domain,
