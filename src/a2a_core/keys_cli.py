@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import datetime
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -30,7 +31,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "keys", help="manage API keys for a function URL deployment", description=__doc__
     )
     keys.add_argument("--table", help="the task table (default: A2A_TABLE_NAME)")
-    keys.add_argument("--region", help="its region (default: A2A_AWS_REGION, else us-east-1)")
+    keys.add_argument("--region", help="its region (default: A2A_AWS_REGION, AWS_REGION, else us-east-1)")
     keys.add_argument("--endpoint-url", help="an AWS endpoint to use instead (an emulator)")
     actions = keys.add_subparsers(dest="keys_command", required=True)
     create = actions.add_parser("create", help="create a key for a caller and print it (once)")
@@ -65,9 +66,9 @@ def _store(args: argparse.Namespace) -> ApiKeyStore:
     from a2a_core.aws.clients import build_clients
     from a2a_core.aws.dynamodb_api_keys import DynamoDBApiKeyStore
 
-    settings = Settings.from_env(
-        table_name=args.table, aws_region=args.region, aws_endpoint_url=args.endpoint_url
-    )
+    # An operator's shell names its region the AWS way; A2A_AWS_REGION still wins, as for the app.
+    region = args.region or os.environ.get("A2A_AWS_REGION") or os.environ.get("AWS_REGION")
+    settings = Settings.from_env(table_name=args.table, aws_region=region, aws_endpoint_url=args.endpoint_url)
     if not settings.table_name:
         raise SettingsError("name the task table: --table or A2A_TABLE_NAME (the stack's TableName output)")
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
