@@ -306,7 +306,8 @@ class A2AService(Construct):
 
     def grant_invoke(self, grantee: iam.IGrantable) -> iam.Grant:
         """Let an IAM principal call the agent (``AuthMode.IAM``): ``execute-api:Invoke`` on
-        every method of the stage; its ARN becomes the owner of its tasks."""
+        every method of the stage (a function URL: ``lambda:InvokeFunctionUrl`` and
+        ``lambda:InvokeFunction`` through it); its ARN becomes the owner of its tasks."""
         if self.auth is not AuthMode.IAM:
             raise ConfigurationError(f"grant_invoke: auth is {self.auth}, not AuthMode.IAM")
         if isinstance(self.api, AgentFunctionUrl):

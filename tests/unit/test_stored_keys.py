@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import re
 
 import pytest
@@ -232,3 +233,19 @@ def test_stored_key_usable() -> None:
     assert key.usable(1e12)
     assert not dataclasses.replace(key, revoked_at=5).usable(6)
     assert not dataclasses.replace(key, expires_at=5).usable(5)
+
+
+async def test_keys_never_reach_the_logs(caplog: pytest.LogCaptureFixture) -> None:
+    deployment = Deployment(limit=Limit(rate=1, burst=1))
+    alice = await deployment.key("alice")
+    forged = alice.key[:-1] + ("A" if alice.key[-1] != "A" else "B")
+    with caplog.at_level(logging.DEBUG):
+        await deployment.call(alice.key)
+        for refused in (forged, alice.key):  # a wrong secret, then over the limit
+            with pytest.raises((CredentialsRejectedError, RateLimitedError)):
+                await deployment.call(refused)
+    secret = alice.key.split("_", 2)[2]
+    logged = caplog.text + repr([record.__dict__ for record in caplog.records])
+    assert "API key refused" in logged
+    assert secret not in logged
+    assert forged.split("_", 2)[2] not in logged

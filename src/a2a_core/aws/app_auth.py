@@ -6,22 +6,30 @@ the keys); every other mode's authenticator is built from the settings alone.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from a2a_core.auth import Authenticator, build_authenticator
 from a2a_core.aws.clients import AwsClients
-from a2a_core.aws.dynamodb_api_keys import DynamoDBApiKeyStore
-from a2a_core.aws.dynamodb_rate_buckets import DynamoDBRateBuckets
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
+
+if TYPE_CHECKING:
+    from a2a_core.aws.dynamodb_api_keys import DynamoDBApiKeyStore
 
 
 def build_key_store(settings: Settings, clients: AwsClients) -> DynamoDBApiKeyStore:
+    from a2a_core.aws.dynamodb_api_keys import DynamoDBApiKeyStore
+
     return DynamoDBApiKeyStore(clients.dynamodb, _table(settings))
 
 
 def build_app_authenticator(settings: Settings, clients: AwsClients) -> Authenticator | None:
     """The authenticator for API keys behind a function URL; None for every other deployment
-    (`a2a_core.app.create_app` builds those itself)."""
+    (`a2a_core.app.create_app` builds those itself). The adapters are imported only when used,
+    so the other deployments' cold starts do not pay for them."""
     if settings.front_door != "function_url" or settings.auth_mode != "api_key":
         return None
+    from a2a_core.aws.dynamodb_rate_buckets import DynamoDBRateBuckets
+
     return build_authenticator(
         settings,
         api_keys=build_key_store(settings, clients),
