@@ -10,17 +10,24 @@ and Lambda invocations are counted. Prices: us-east-1 list prices; the agent's o
 excluded; Lambda durations are those measured here against moto (an upper bound: moto answers
 slower than DynamoDB does).
 
-The API requests are priced for the front door the stack was deployed with: the REST API
-($3.50/M, the default) or the HTTP API ($1.00/M, `front_door=FrontDoor.HTTP_API`); with
-``--front-door both`` (the default) the run is made twice, fed REST (payload 1.0) and HTTP API
-(payload 2.0) events respectively.
+The API requests are priced for the front door the stack was deployed with, each run fed that
+door's events with its auth as deployed: the REST API ($3.50/M, payload 1.0; API keys checked by
+API Gateway's usage plan), the HTTP API ($1.00/M, payload 2.0; JWTs checked by API Gateway) or a
+Lambda function URL (free, payload 2.0; API keys checked by the app: its key lookups and rate
+bucket writes are the DynamoDB calls counted, with the deployed cache and lease settings, the
+client keeping to its key's default 10 requests/s), and the function URL with IAM callers
+(``function_url_iam``: Lambda checks SigV4, the app pays nothing). With ``--front-door all`` (the
+default) they run one after another.
 
-    .venv/bin/python bench/aws_cost.py [--tasks 50] [--front-door both|rest_api|http_api] [--json]
+    .venv/bin/python bench/aws_cost.py [--tasks 50] [--json]
+        [--front-door all|rest_api|http_api|function_url|function_url_iam]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import importlib.util
 import json
 import math
@@ -39,15 +46,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+from a2a_core.auth.key_store import generate_key  # noqa: E402
 from a2a_core.aws import clients as aws_clients  # noqa: E402
+from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
 from a2a_core.local.pollers import SqsPoller  # noqa: E402
+from a2a_core.settings import Settings  # noqa: E402
 from warm_latency import FakeLambdaContext, http_event, rest_event  # noqa: E402
 
 PRICES = {
     "apigw_rest_request": 3.50 / 1e6,
     "apigw_http_request": 1.00 / 1e6,
+    "function_url_request": 0.0,
+    # CloudFront + WAF in front of a function URL (EdgeOptions), per request, not measured here:
+    # HTTPS requests (North America/Europe), the viewer-request CloudFront Function, the
+    # Lambda@Edge body hash (requests, and 128 MB for ~5 ms) and WAF's request charge.
+    "cloudfront_https_request": 1.00 / 1e6,
+    "cloudfront_function": 0.10 / 1e6,
+    "lambda_edge_request": 0.60 / 1e6,
+    "lambda_edge_compute": 0.125 * 0.005 * 0.00005001,
+    "waf_request": 0.60 / 1e6,
     "lambda_request": 0.20 / 1e6,
     "lambda_gb_second_arm64": 0.0000133334,
     "dynamodb_write_unit": 0.625 / 1e6,
@@ -56,6 +75,8 @@ PRICES = {
 }
 MEMORY_GB = {"api": 0.25, "worker": 0.5}
 TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
+# The issue's target for the cheapest door with streaming.
+FUNCTION_URL_TARGET = 5.0
 INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.context_key, TABLE.context_sort_key)
 
 
@@ -93,9 +114,13 @@ class Meter:
         client.meta.events.register(f"provide-client-params.{service}.*", self._request)
         client.meta.events.register(f"after-call.{service}.*", self._response)
 
-    def _request(self, params: dict[str, Any], model: Any, **_: Any) -> None:
+    def _request(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
         name = f"{model.service_model.service_name}:{model.name}"
         self.calls[name] += 1
+        # An eventually consistent read costs half a unit (the API key lookups are).
+        context["a2a_read_factor"] = 1.0 if params.get("ConsistentRead") else 0.5
+        if model.name == "UpdateItem":  # the rate buckets: ~70-byte items, one unit each
+            self.write_units += 1
         if model.name == "PutItem":
             size = item_size(params["Item"])
             self.item_bytes.append(size)
@@ -104,10 +129,11 @@ class Meter:
                 projected = {k: params["Item"][k] for k in INDEX_KEYS}
                 self.write_units += math.ceil(item_size(projected) / 1024)
 
-    def _response(self, parsed: dict[str, Any], model: Any, **_: Any) -> None:
+    def _response(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
         if model.name in ("Query", "GetItem"):
             items = parsed.get("Items") or ([parsed["Item"]] if parsed.get("Item") else [])
-            self.read_units += max(1, math.ceil(sum(item_size(i) for i in items) / 4096))
+            units = max(1, math.ceil(sum(item_size(i) for i in items) / 4096))
+            self.read_units += units * context.get("a2a_read_factor", 1.0)
 
 
 @dataclass
@@ -136,15 +162,71 @@ def load(name: str, path: Path) -> ModuleType:
     return module
 
 
-# front door -> (the event API Gateway sends the API function, its price per request)
+URL_DOMAIN = "4xmpl3urlid5nq7d2hjk6wvtbe3yzm0a.lambda-url.us-east-1.on.aws"
+# The key the function URL run authenticates with (made by `generate_key` against moto's table).
+_URL_KEY: dict[str, str] = {}
+
+
+def url_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
+    """A function URL event (payload 2.0, auth type NONE: no authorizer) carrying the API key."""
+    event = http_event(body, request_id)
+    event["routeKey"] = event["requestContext"]["routeKey"] = "$default"
+    event["headers"] |= {"host": URL_DOMAIN, "x-api-key": _URL_KEY["key"]}
+    event["requestContext"] |= {
+        "apiId": URL_DOMAIN.split(".")[0],
+        "domainName": URL_DOMAIN,
+        "domainPrefix": URL_DOMAIN.split(".")[0],
+    }
+    event["requestContext"].pop("authorizer", None)
+    return event
+
+
+def signed_url_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
+    """A function URL event with AWS_IAM auth: Lambda checked the SigV4 signature."""
+    event = url_event(body, request_id)
+    del event["headers"]["x-api-key"]
+    event["requestContext"]["authorizer"] = {
+        "iam": {"accountId": "123456789012", "userArn": "arn:aws:iam::123456789012:user/bench"}
+    }
+    return event
+
+
+# front door -> (the event the API function receives, its price per request)
 FRONT_DOORS: dict[str, tuple[Callable[[dict[str, Any], str], dict[str, Any]], str]] = {
     "rest_api": (rest_event, "apigw_rest_request"),
     "http_api": (http_event, "apigw_http_request"),
+    "function_url": (url_event, "function_url_request"),
+    "function_url_iam": (signed_url_event, "function_url_request"),
 }
+# The app's own auth behind a function URL: API keys from the table, rate limited (defaults);
+# or SigV4 checked by Lambda (AWS_IAM), which costs the app nothing.
+APP_AUTH_ENV = {
+    "function_url": {"A2A_FRONT_DOOR": "function_url", "A2A_AUTH_MODE": "api_key"},
+    "function_url_iam": {"A2A_FRONT_DOOR": "function_url", "A2A_AUTH_MODE": "iam"},
+}
+
+
+@contextlib.contextmanager
+def front_door_env(front_door: str, aws: Any) -> Any:
+    env = APP_AUTH_ENV.get(front_door, {})
+    new = generate_key("bench", now=time.time())
+    asyncio.run(DynamoDBApiKeyStore(aws.clients.dynamodb, aws.names.table).add(new.stored))
+    _URL_KEY["key"] = new.key
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for name in env:
+            os.environ.pop(name, None)
 
 
 def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
     aws = start_local_aws()
+    with front_door_env(front_door, aws):
+        return _run(aws, tasks, front_door)
+
+
+def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
     meter = Meter()
     original = aws_clients.build_clients
 
@@ -170,6 +252,8 @@ def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
     )
     invocations = Invocations()
     api = invocations.timed("api", load("api_handler", ROOT / "functions/api/handler.py").handler)
+    if front_door == "function_url":  # a client keeping to its key's default limit (10/s)
+        api = paced(api, 1 / Settings().api_key_rate_limit)
     worker = invocations.timed("worker", load("worker_handler", ROOT / "functions/worker/handler.py").handler)
     poller_sqs = original(aws.region, aws.endpoint_url).sqs
     meter.attach(poller_sqs)  # the event source mapping's receive/delete are billed requests too
@@ -185,6 +269,20 @@ def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
         aws.stop()
         aws_clients.build_clients = original
     return report(meter, invocations, tasks, front_door)
+
+
+def paced(fn: Callable[..., Any], interval: float) -> Callable[..., Any]:
+    """``fn`` called at most once per ``interval`` seconds (waiting outside the timed call)."""
+    last = [0.0]
+
+    def call(*args: Any) -> Any:
+        wait = last[0] + interval - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        last[0] = time.monotonic()
+        return fn(*args)
+
+    return call
 
 
 def simple_task(
@@ -225,7 +323,7 @@ def report(meter: Meter, invocations: Invocations, tasks: int, front_door: str) 
         "gb_seconds": sum(MEMORY_GB[n] * s for n, s in invocations.seconds.items()) / tasks,
     }
     dollars = {
-        "api_gateway": per["api_requests"] * PRICES[FRONT_DOORS[front_door][1]],
+        "front_door": per["api_requests"] * PRICES[FRONT_DOORS[front_door][1]],
         "lambda_requests": per["lambda_invocations"] * PRICES["lambda_request"],
         "lambda_compute": per["gb_seconds"] * PRICES["lambda_gb_second_arm64"],
         "dynamodb_writes": per["write_units"] * PRICES["dynamodb_write_unit"],
@@ -233,6 +331,11 @@ def report(meter: Meter, invocations: Invocations, tasks: int, front_door: str) 
         "sqs": per["sqs_requests"] * PRICES["sqs_standard_request"],
     }
     per_million = {k: round(v * 1e6, 3) for k, v in dollars.items()}
+    app_auth = {
+        name: n / tasks
+        for name, n in meter.calls.items()
+        if name in ("dynamodb:GetItem", "dynamodb:UpdateItem")
+    }
     return {
         "tasks": tasks,
         "front_door": front_door,
@@ -241,10 +344,24 @@ def report(meter: Meter, invocations: Invocations, tasks: int, front_door: str) 
         "mean_put_item_bytes": round(sum(meter.item_bytes) / max(1, len(meter.item_bytes))),
         "dollars_per_million_tasks": per_million,
         "total_per_million": round(sum(per_million.values()), 2),
+        "app_auth_calls_per_task": {k: round(v, 3) for k, v in app_auth.items()},
+        # Every request a key cache miss (0.5 read unit) and a lease of one token (1 write unit).
+        "app_auth_worst_case_per_million": round(
+            per["api_requests"] * (0.5 * PRICES["dynamodb_read_unit"] + PRICES["dynamodb_write_unit"]) * 1e6,
+            3,
+        )
+        if front_door == "function_url"  # API keys; IAM is checked by Lambda, at no cost
+        else 0.0,
+        "edge_per_million": round(per["api_requests"] * edge_per_request() * 1e6, 3),
         "lambda_seconds_per_invocation": {
             n: round(s / max(1, invocations.count[n]), 4) for n, s in invocations.seconds.items()
         },
     }
+
+
+def edge_per_request() -> float:
+    names = ("cloudfront_https_request", "cloudfront_function", "lambda_edge_request", "lambda_edge_compute")
+    return sum(PRICES[name] for name in names) + PRICES["waf_request"]
 
 
 def print_report(result: dict[str, Any]) -> None:
@@ -268,8 +385,27 @@ def print_report(result: dict[str, Any]) -> None:
     for name, dollars in result["dollars_per_million_tasks"].items():
         print(f"  {name:<20} ${dollars:>8.3f}")
     total = result["total_per_million"]
-    verdict = "PASS" if total < TARGETS["dollars_per_million"] else "MISS"
-    print(f"  {'total':<20} ${total:>8.2f}   target < ${TARGETS['dollars_per_million']:.0f}  {verdict}")
+    url = result["front_door"].startswith("function_url")
+    target = FUNCTION_URL_TARGET if url else TARGETS["dollars_per_million"]
+    verdict = "PASS" if total < target else f"MISS by ${total - target:.2f}"
+    print(f"  {'total':<20} ${total:>8.2f}   target < ${target:.0f}  {verdict}")
+    if result["front_door"].startswith("function_url"):
+        calls = ", ".join(
+            f"{n} {name.split(':')[1]}" for name, n in result["app_auth_calls_per_task"].items()
+        )
+        print(f"\n  the app's own API key auth, per task: {calls or 'no calls'} (key cache, leased tokens)")
+        worst = result["app_auth_worst_case_per_million"]
+        print(f"  worst case (every request a cache miss, one-token lease): +${worst:.2f} per M tasks")
+        if result["front_door"] == "function_url_iam":
+            return  # no CloudFront in front: it would replace the caller's signature with its own
+        edge = result["edge_per_million"]
+        print(f"  with CloudFront + WAF (EdgeOptions, list prices): +${edge:.2f} -> ${total + edge:.2f}")
+
+
+def print_summary(results: list[dict[str, Any]]) -> None:
+    print("\n" + "=" * 72 + "\ndollars per million simple tasks, by front door:")
+    for result in results:
+        print(f"  {result['front_door']:<18} ${result['total_per_million']:>6.2f}")
 
 
 def main() -> None:
@@ -277,10 +413,10 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--tasks", type=int, default=50)
-    parser.add_argument("--front-door", choices=["both", *FRONT_DOORS], default="both")
+    parser.add_argument("--front-door", choices=["all", *FRONT_DOORS], default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    doors = list(FRONT_DOORS) if args.front_door == "both" else [args.front_door]
+    doors = list(FRONT_DOORS) if args.front_door == "all" else [args.front_door]
     results = [run(args.tasks, door) for door in doors]
     if args.json:
         print(json.dumps(results if len(results) > 1 else results[0], indent=2))
@@ -289,6 +425,8 @@ def main() -> None:
         if index:
             print("\n" + "-" * 72 + "\n")
         print_report(result)
+    if len(results) > 1:
+        print_summary(results)
 
 
 if __name__ == "__main__":

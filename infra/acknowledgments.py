@@ -14,6 +14,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import IConstruct
 
 from infra.api import AgentApi
+from infra.function_url import AgentFunctionUrl
 from infra.functions import ServiceFunctions
 from infra.http_api import AgentHttpApi
 from infra.options import AuthMode
@@ -34,7 +35,7 @@ class AcknowledgedService(Protocol):
     @property
     def storage(self) -> TaskStorage: ...
     @property
-    def api(self) -> AgentApi | AgentHttpApi: ...
+    def api(self) -> AgentApi | AgentHttpApi | AgentFunctionUrl: ...
     @property
     def push_function(self) -> lambda_.Function | None: ...
     @property
@@ -76,7 +77,9 @@ def acknowledge_service(service: AcknowledgedService) -> None:
         "Only this service's function roles read and write this bucket (large task bodies, expired "
         "by a lifecycle rule); CloudTrail data events are the audit trail, not a second log bucket.",
     )
-    if isinstance(service.api, AgentHttpApi):
+    if isinstance(service.api, AgentFunctionUrl):
+        _acknowledge_function_url(service.api)
+    elif isinstance(service.api, AgentHttpApi):
         _acknowledge_http_api(service, service.api)
     else:
         _acknowledge_rest_api(service, service.api)
@@ -126,6 +129,47 @@ def _acknowledge_http_api(service: AcknowledgedService, api: AgentHttpApi) -> No
     if "APIG4" in rules:
         for route in api.protected_routes:
             acknowledge(route, "APIG4", reason)
+
+
+def _acknowledge_function_url(api: AgentFunctionUrl) -> None:
+    # A function URL has no methods or stage for the API Gateway rules; only CloudFront is checked.
+    edge = api.edge
+    if edge is None:
+        return
+    distribution = edge.distribution
+    acknowledge(
+        distribution,
+        "CFR1",
+        "An A2A agent answers callers wherever they are; which countries to refuse is the deployer's "
+        "call (and the web ACL can match on country). Every request is authenticated by the app.",
+    )
+    acknowledge(
+        distribution,
+        "CFR3",
+        "Nothing is cached: every request CloudFront forwards reaches the API function, whose log group "
+        "records it, and the web ACL samples requests; standard logs would need an ACL-enabled bucket.",
+    )
+    if edge.domain is None:
+        acknowledge(
+            distribution,
+            "CFR4",
+            "Without a custom domain CloudFront serves its *.cloudfront.net certificate, whose policy "
+            "(TLSv1) cannot be changed; with custom_domain the distribution requires TLS 1.2 (2021).",
+        )
+    body_hash = edge.body_hash.lambda_
+    acknowledge(
+        body_hash,
+        "L1",
+        "Lambda@Edge runs a subset of Lambda's runtimes; Python 3.13 is the newest its documentation "
+        "lists. The function is 40 lines of standard library (hashlib, base64, json).",
+    )
+    acknowledge(
+        body_hash.role or body_hash,
+        "IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+        "Lambda@Edge writes its logs in every region that serves a request (/aws/lambda/us-east-1.<name> "
+        "there), which is what this managed policy allows; the role is created with the function in "
+        "us-east-1 by CDK's EdgeFunction and grants nothing else.",
+    )
 
 
 # The findings each auth mode leaves on the methods that reach the agent, and why they stand.

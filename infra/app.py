@@ -6,8 +6,10 @@ Context (``-c key=value`` or cdk.json): ``a2a:agent`` (``package.module:attribut
 ``a2a:jwt_jwks_url`` (for ``jwt``), ``a2a:allow_unauthenticated`` (``true``, required for
 ``none``),
 ``a2a:agent_packages`` (comma-separated directories of your packages, to bundle),
-``a2a:streaming`` (``buffered`` | ``response_stream``), ``a2a:front_door`` (``rest_api`` |
-``http_api``), ``a2a:architecture`` (``arm64`` |
+``a2a:streaming`` (``buffered`` | ``response_stream``; default: buffered behind API Gateway,
+streaming behind a function URL), ``a2a:front_door`` (``rest_api`` | ``http_api`` |
+``function_url``), ``a2a:edge`` (``true``: CloudFront and WAF in front of the function URL;
+``a2a:edge_web_acl_arn``, ``a2a:edge_waf``), ``a2a:architecture`` (``arm64`` |
 ``x86_64``), ``a2a:alarm_topic_arn``, ``a2a:domain_name`` + ``a2a:certificate_arn``,
 ``a2a:push`` (``true`` adds push notifications), ``a2a:stack_name``, ``a2a:skip_bundling``
 (placeholder code, for tests only).
@@ -15,11 +17,22 @@ Context (``-c key=value`` or cdk.json): ``a2a:agent`` (``package.module:attribut
 
 from __future__ import annotations
 
-from aws_cdk import App, Validations
+import os
+from collections.abc import Callable
+
+from aws_cdk import App, Environment, Validations
 from aws_cdk import aws_lambda as lambda_
 from cdk_nag import AwsSolutionsChecks
 
-from infra.options import AuthMode, ConfigurationError, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
+from infra.options import (
+    AuthMode,
+    ConfigurationError,
+    CustomDomain,
+    EdgeOptions,
+    FrontDoor,
+    JwtIssuer,
+    StreamingMode,
+)
 from infra.stack import A2AStack
 
 DEFAULT_AGENT = "a2a_core.examples.echo:agent"
@@ -38,6 +51,8 @@ def build(app: App) -> A2AStack:
         raise ConfigurationError(
             "a2a:auth=jwt needs a2a:jwt_issuer, a2a:jwt_audience and a2a:jwt_jwks_url (-c key=value)"
         )
+    streaming = context("streaming")
+    edge = _edge(context) if context("edge", "false") == "true" else None
     stack = A2AStack(
         app,
         context("stack_name", "A2AServerless") or "A2AServerless",
@@ -48,15 +63,33 @@ def build(app: App) -> A2AStack:
         allow_unauthenticated=context("allow_unauthenticated", "false") == "true",
         jwt=JwtIssuer(issuer, audience, jwks_url) if issuer and audience and jwks_url else None,
         api_keys=[name for name in (context("api_keys") or "").split(",") if name] or None,
-        streaming=StreamingMode(context("streaming", StreamingMode.BUFFERED.value)),
+        streaming=StreamingMode(streaming) if streaming else None,
         front_door=FrontDoor(context("front_door", FrontDoor.REST_API.value)),
+        edge=edge,
         architecture=_ARCHITECTURES[context("architecture", "arm64") or "arm64"],
         alarm_topic_arn=context("alarm_topic_arn"),
         custom_domain=CustomDomain(domain, certificate) if domain and certificate else None,
         push=context("push", "false") == "true",
+        # CloudFront's Lambda@Edge is deployed to us-east-1 from a stack that knows its region.
+        env=_deploy_environment() if edge else None,
     )
     Validations.of(app).add_plugins(AwsSolutionsChecks(app))
     return stack
+
+
+def _edge(context: Callable[[str, str | None], str | None]) -> EdgeOptions:
+    return EdgeOptions(
+        web_acl_arn=context("edge_web_acl_arn", None), waf=context("edge_waf", "true") == "true"
+    )
+
+
+def _deploy_environment() -> Environment:
+    region = os.environ.get("CDK_DEFAULT_REGION")
+    if not region:
+        raise ConfigurationError(
+            "a2a:edge needs the target region: set AWS_REGION (or use a profile with one)"
+        )
+    return Environment(account=os.environ.get("CDK_DEFAULT_ACCOUNT"), region=region)
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
-"""The service's front door: the REST API (API keys, a JWT authorizer or IAM) or the HTTP API.
+"""The service's front door: the REST API (API keys, a JWT authorizer or IAM), the HTTP API, or
+a Lambda function URL (the app's own auth; optionally behind CloudFront and WAF).
 
 Created in the service's scope (``scope``), like the rest of its resources.
 """
@@ -15,12 +16,21 @@ from constructs import Construct
 
 from infra import auth as gateway_auth
 from infra.api import AgentApi
+from infra.function_url import AgentFunctionUrl
 from infra.http_api import AgentHttpApi
-from infra.options import ApiKeyLimits, AuthMode, CustomDomain, FrontDoor, JwtIssuer, StreamingMode
+from infra.options import (
+    ApiKeyLimits,
+    AuthMode,
+    CustomDomain,
+    EdgeOptions,
+    FrontDoor,
+    JwtIssuer,
+    StreamingMode,
+)
 
 
 class FrontDoorParts(NamedTuple):
-    api: AgentApi | AgentHttpApi
+    api: AgentApi | AgentHttpApi | AgentFunctionUrl
     api_keys: gateway_auth.ApiKeys | None  # with AuthMode.API_KEY on the REST API
 
 
@@ -41,7 +51,21 @@ def add_front_door(
     log_retention: logs.RetentionDays,
     custom_domain: CustomDomain | None,
     web_acl_arn: str | None,
+    edge: EdgeOptions | None,
 ) -> FrontDoorParts:
+    if kind is FrontDoor.FUNCTION_URL:
+        url = AgentFunctionUrl(
+            scope,
+            "FunctionUrl",
+            function=handler,
+            auth_mode=auth,
+            streaming=streaming,
+            jwt=jwt,
+            api_key_limits=api_key_limits,
+            edge=edge,
+            custom_domain=custom_domain,
+        )
+        return FrontDoorParts(url, None)
     if kind is FrontDoor.HTTP_API:
         api = AgentHttpApi(
             scope,

@@ -84,11 +84,13 @@ class ServiceFunctions(Construct):
         self.log_groups[name] = log_group
         return function
 
-    def set_environment(self, key: str, value: str) -> None:
-        """Add a variable to every function, those that exist and those added later."""
+    def set_environment(self, key: str, value: str, *, skip: Sequence[str] = ()) -> None:
+        """Add a variable to every function, those that exist (but the ones named in ``skip``)
+        and those added later."""
         self._environment[key] = value
-        for function in self.functions.values():
-            function.add_environment(key, value)
+        for name, function in self.functions.items():
+            if name not in skip:
+                function.add_environment(key, value)
 
     def add_api(
         self,

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_cloudfront as cloudfront
 
 from a2a_core.auth.bearer import ALLOWED_ALGORITHMS
 from a2a_core.aws.resources import QUEUE
@@ -43,6 +44,9 @@ class FrontDoor(enum.Enum):
     REST_API = "rest_api"
     # API Gateway HTTP API ($1.00/M): JWT (RSA, OIDC discovery), IAM or none; buffered; no WAF.
     HTTP_API = "http_api"
+    # A Lambda function URL (free per request), response streaming by default: the app checks API
+    # keys and JWTs itself, Lambda checks SigV4 (IAM); WAF through CloudFront (`EdgeOptions`).
+    FUNCTION_URL = "function_url"
 
 
 class StreamingMode(enum.Enum):
@@ -81,6 +85,22 @@ class ApiKeyLimits:
 
 
 DEFAULT_API_KEY_LIMITS = ApiKeyLimits()
+
+
+@dataclass(frozen=True)
+class EdgeOptions:
+    """CloudFront in front of a function URL (``FrontDoor.FUNCTION_URL``), with WAF.
+
+    The function URL then takes only CloudFront's signed requests (origin access control,
+    ``AWS_IAM``). ``web_acl_arn`` names an existing web ACL of scope ``CLOUDFRONT`` (such ACLs
+    live in us-east-1); without it, ``waf=True`` creates one (AWS managed rules and a rule
+    blocking an IP above ``rate_limit_per_ip`` requests per 5 minutes), which is possible only
+    in a stack deployed to us-east-1. ``waf=False`` goes without."""
+
+    web_acl_arn: str | None = None
+    waf: bool = True
+    rate_limit_per_ip: int = 2000
+    price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_100
 
 
 @dataclass(frozen=True)
@@ -161,8 +181,28 @@ def _check_jwt(jwt: JwtIssuer) -> None:
 
 
 def check_front_door(
-    front_door: FrontDoor, auth: AuthMode, streaming: StreamingMode, web_acl_arn: str | None
+    front_door: FrontDoor,
+    auth: AuthMode,
+    streaming: StreamingMode,
+    web_acl_arn: str | None,
+    *,
+    edge: EdgeOptions | None = None,
+    custom_domain: CustomDomain | None = None,
+    api_keys: Sequence[str] = (),
 ) -> None:
+    if front_door is FrontDoor.FUNCTION_URL:
+        if api_keys:
+            raise ConfigurationError(
+                "api_keys: behind a function URL the app checks keys from the task table; create them "
+                "after deploying with `a2a-serverless keys create <name>` (no key is put in the template)"
+            )
+        check_function_url(auth, streaming, web_acl_arn, edge, custom_domain)
+        return
+    if edge is not None:
+        raise ConfigurationError(
+            "edge=EdgeOptions(...) puts CloudFront in front of a function URL (front_door=FrontDoor."
+            "FUNCTION_URL); the REST API takes a regional web ACL directly (web_acl_arn)"
+        )
     if front_door is FrontDoor.REST_API:
         return
     if auth is AuthMode.API_KEY:
@@ -177,6 +217,56 @@ def check_front_door(
         )
     if web_acl_arn is not None:
         raise ConfigurationError("web_acl_arn: AWS WAF cannot be associated with an HTTP API")
+
+
+_CLOUDFRONT_ACL = re.compile(r"^arn:aws[\w-]*:wafv2:us-east-1:\d{12}:global/webacl/.+")
+
+
+def check_function_url(
+    auth: AuthMode,
+    streaming: StreamingMode,
+    web_acl_arn: str | None,
+    edge: EdgeOptions | None,
+    custom_domain: CustomDomain | None,
+) -> None:
+    """What a function URL (and CloudFront in front of it) cannot do, refused with the way out."""
+    if web_acl_arn is not None:
+        raise ConfigurationError(
+            "web_acl_arn: AWS WAF cannot be associated with a function URL; put CloudFront in front "
+            "(edge=EdgeOptions(web_acl_arn=<a CLOUDFRONT-scope web ACL>))"
+        )
+    if edge is None:
+        if custom_domain is not None:
+            raise ConfigurationError(
+                "custom_domain: a function URL has no custom domain; add edge=EdgeOptions() to serve "
+                "it through CloudFront (whose certificate must be in us-east-1)"
+            )
+        return
+    if auth is AuthMode.IAM:
+        raise ConfigurationError(
+            "edge with auth=AuthMode.IAM: CloudFront re-signs every request to the function URL as "
+            "itself (origin access control), so the caller's SigV4 identity never reaches the agent; "
+            "use IAM on the function URL without edge, or API keys or JWTs behind CloudFront"
+        )
+    if streaming is not StreamingMode.RESPONSE_STREAM:
+        raise ConfigurationError(
+            "edge needs streaming=StreamingMode.RESPONSE_STREAM (the function URL default): the "
+            "buffered handler names the function URL, not CloudFront, as the agent's URL"
+        )
+    if edge.web_acl_arn is not None and not _CLOUDFRONT_ACL.match(edge.web_acl_arn):
+        raise ConfigurationError(
+            "edge.web_acl_arn must be a web ACL of scope CLOUDFRONT (arn:aws:wafv2:us-east-1:<account>:"
+            f"global/webacl/...), got {edge.web_acl_arn!r}"
+        )
+    if edge.web_acl_arn is not None and not edge.waf:
+        raise ConfigurationError("edge: web_acl_arn with waf=False contradicts itself")
+    if edge.rate_limit_per_ip < 10:
+        raise ConfigurationError("edge.rate_limit_per_ip: WAF rate-based rules count from 10 per 5 minutes")
+    if custom_domain is not None and ":acm:us-east-1:" not in custom_domain.certificate_arn:
+        raise ConfigurationError(
+            "custom_domain with edge: CloudFront takes certificates from us-east-1 only, got "
+            f"{custom_domain.certificate_arn!r}"
+        )
 
 
 def check_agent(agent: str, packages: Sequence[str], root: Path) -> None:

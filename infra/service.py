@@ -27,6 +27,7 @@ from infra import acknowledgments, web_adapter
 from infra.alarms import ServiceAlarms
 from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
 from infra.front_door import add_front_door
+from infra.function_url import AgentFunctionUrl
 from infra.functions import RUNTIME, SIGNING_KEY_ENV, ServiceFunctions, service_environment
 from infra.options import (
     API_BUFFERED,
@@ -38,6 +39,7 @@ from infra.options import (
     AuthMode,
     ConfigurationError,
     CustomDomain,
+    EdgeOptions,
     FrontDoor,
     FunctionOptions,
     JwtIssuer,
@@ -69,8 +71,9 @@ class A2AService(Construct):
         jwt: JwtIssuer | None = None,
         api_keys: Sequence[str] | None = None,
         api_key_limits: ApiKeyLimits | None = DEFAULT_API_KEY_LIMITS,
-        streaming: StreamingMode = StreamingMode.BUFFERED,
+        streaming: StreamingMode | None = None,
         front_door: FrontDoor = FrontDoor.REST_API,
+        edge: EdgeOptions | None = None,
         architecture: lambda_.Architecture = lambda_.Architecture.ARM_64,
         api_function: FunctionOptions | None = None,
         worker_function: FunctionOptions = WORKER,
@@ -101,8 +104,10 @@ class A2AService(Construct):
         ``jwt`` through a Lambda authorizer; ``AuthMode.IAM`` needs SigV4 from principals given
         ``grant_invoke``; ``AuthMode.NONE`` must be confirmed with
         ``allow_unauthenticated=True``. ``front_door`` is the REST API (default) or the cheaper
-        HTTP API (JWT, IAM or none; buffered; no WAF). ``streaming`` picks buffered Mangum (default) or API
-        Gateway response streaming through the Lambda Web Adapter. ``api_function``,
+        HTTP API (JWT, IAM or none; buffered; no WAF) or a Lambda function URL (no charge per request;
+        the app checks API keys and JWTs itself; ``edge`` adds CloudFront and WAF). ``streaming``
+        picks buffered Mangum (the API Gateway default) or response streaming through the Lambda Web
+        Adapter (the function URL default). ``api_function``,
         ``worker_function`` and ``dead_letter_function`` set memory and timeout; the queue's
         visibility timeout and the worker's lease follow the worker's timeout. ``retention_days``
         is how long tasks are kept; ``alarm_topic`` receives every alarm; ``custom_domain`` serves
@@ -112,10 +117,21 @@ class A2AService(Construct):
         """
         super().__init__(scope, id)
         key_names = tuple(api_keys if api_keys is not None else ())
-        if api_keys is None and auth is AuthMode.API_KEY:
+        if api_keys is None and auth is AuthMode.API_KEY and front_door is FrontDoor.REST_API:
             key_names = (DEFAULT_API_KEY,)
+        if streaming is None:
+            function_url = front_door is FrontDoor.FUNCTION_URL
+            streaming = StreamingMode.RESPONSE_STREAM if function_url else StreamingMode.BUFFERED
         check_auth(auth, allow_unauthenticated, jwt, key_names, api_key_limits)
-        check_front_door(front_door, auth, streaming, web_acl_arn)
+        check_front_door(
+            front_door,
+            auth,
+            streaming,
+            web_acl_arn,
+            edge=edge,
+            custom_domain=custom_domain,
+            api_keys=key_names,
+        )
         check_agent(agent, agent_packages, ROOT)
         api_options = api_function or (
             API_STREAM if streaming is StreamingMode.RESPONSE_STREAM else API_BUFFERED
@@ -166,9 +182,12 @@ class A2AService(Construct):
             log_retention=log_retention,
             custom_domain=custom_domain,
             web_acl_arn=web_acl_arn,
+            edge=edge,
         )
         if "A2A_PUBLIC_URL" not in (environment or {}):
-            self.functions.set_environment("A2A_PUBLIC_URL", self.api.url)
+            # The function URL depends on the API function: the API derives its URL per request.
+            skip = ("Api",) if front_door is FrontDoor.FUNCTION_URL else ()
+            self.functions.set_environment("A2A_PUBLIC_URL", self.api.url, skip=skip)
         self._add_alarms(alarm_topic)
         self.push_function: lambda_.Function | None = None
         self.push_failures: sqs.Queue | None = None
@@ -178,6 +197,8 @@ class A2AService(Construct):
     def add_api_key(self, name: str) -> apigw.IApiKey:
         """Another caller's API key on the usage plan (``AuthMode.API_KEY``); its id is the
         owner of the caller's tasks."""
+        if self.front_door is FrontDoor.FUNCTION_URL:
+            raise ConfigurationError("add_api_key: behind a function URL, run `a2a-serverless keys create`")
         if self.api_keys is None:
             raise ConfigurationError(f"add_api_key: auth is {self.auth}, not AuthMode.API_KEY")
         if name in self.api_keys.keys:
@@ -187,9 +208,12 @@ class A2AService(Construct):
 
     def grant_invoke(self, grantee: iam.IGrantable) -> iam.Grant:
         """Let an IAM principal call the agent (``AuthMode.IAM``): ``execute-api:Invoke`` on
-        every method of the stage; its ARN becomes the owner of its tasks."""
+        every method of the stage (a function URL: ``lambda:InvokeFunctionUrl`` and
+        ``lambda:InvokeFunction`` through it); its ARN becomes the owner of its tasks."""
         if self.auth is not AuthMode.IAM:
             raise ConfigurationError(f"grant_invoke: auth is {self.auth}, not AuthMode.IAM")
+        if isinstance(self.api, AgentFunctionUrl):
+            return self.api.grant_invoke(grantee)
         return iam.Grant.add_to_principal(
             grantee=grantee,
             actions=["execute-api:Invoke"],

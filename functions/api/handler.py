@@ -1,4 +1,4 @@
-"""API Lambda: API Gateway (REST, proxy) -> Mangum -> the Starlette app.
+"""API Lambda: API Gateway (REST, HTTP API) or a function URL -> Mangum -> the Starlette app.
 
 Composition root: settings and adapters are built once per cold start, at import. The AWS
 adapters (and boto3) are imported only when the backend is "aws", so the in-memory handler used
@@ -12,6 +12,7 @@ from typing import Any
 from mangum import Mangum
 
 from a2a_core.app import create_app
+from a2a_core.auth import Authenticator
 from a2a_core.compose import build_aws_adapters, build_server
 from a2a_core.core.broker import Broker, InMemoryBroker
 from a2a_core.core.push_store import PushConfigStore
@@ -19,18 +20,22 @@ from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.settings import Settings
 
 
-def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None]:
+def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None, Authenticator | None]:
     if settings.backend == "memory":
-        return InMemoryTaskStore(), InMemoryBroker(), None
+        return InMemoryTaskStore(), InMemoryBroker(), None, None
+    from a2a_core.aws.app_auth import build_app_authenticator
     from a2a_core.aws.clients import build_clients
 
-    adapters = build_aws_adapters(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
-    return adapters.store, adapters.broker, adapters.push_store
+    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
+    adapters = build_aws_adapters(settings, clients)
+    return adapters.store, adapters.broker, adapters.push_store, build_app_authenticator(settings, clients)
 
 
 settings = Settings.from_env()
-store, broker, push_store = _adapters(settings)
-app = create_app(build_server(settings, store=store, broker=broker, push_store=push_store))
+store, broker, push_store, authenticator = _adapters(settings)
+app = create_app(
+    build_server(settings, store=store, broker=broker, push_store=push_store), authenticator=authenticator
+)
 _mangum = Mangum(app, lifespan="off")
 
 

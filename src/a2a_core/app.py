@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from a2a_core import sse
 from a2a_core.agent_card import CARD_0_2, CARD_0_3, public_url
-from a2a_core.auth import AuthError, build_authenticator
+from a2a_core.auth import Authenticator, AuthError, build_authenticator
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError
 from a2a_core.jsonrpc import error_body
@@ -36,10 +36,14 @@ def create_app(
     service: AgentServer,
     *,
     lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
+    authenticator: Authenticator | None = None,
 ) -> Starlette:
+    """``authenticator``: built from the settings when not given (API keys behind a function
+    URL need their stores, so that composition root passes one)."""
     settings = service.settings
     limit = settings.max_body_bytes
-    authenticator = build_authenticator(settings)  # a bad auth configuration fails here, at start-up
+    # A bad auth configuration fails here, at start-up.
+    authenticator = authenticator or build_authenticator(settings)
 
     async def jsonrpc(request: Request) -> Response:
         try:  # before the body is read: an unauthenticated caller never reaches the dispatcher

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from a2a_core import keys_cli
 from a2a_core.client import cli as client_cli
 from a2a_core.settings import Settings, SettingsError
 
@@ -36,9 +37,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "A2A_JWT_* (or from a local test issuer whose tokens are printed)",
     )
     client_cli.add_parsers(commands)
+    keys_cli.add_parser(commands)
     args = parser.parse_args(argv)
     if args.command in client_cli.COMMANDS:
         return client_cli.run(args)
+    if args.command == "keys":
+        return keys_cli.run(args)
     try:
         return run_dev(args)
     except SettingsError as error:

@@ -99,6 +99,16 @@ class Settings(BaseModel):
     jwt_leeway_seconds: float = Field(default=30.0, ge=0, le=300.0)
     # Only behind the Lambda Web Adapter, which overwrites this header with API Gateway's context.
     trust_request_context_header: bool = False
+    # function_url: nothing in front checks API keys or JWTs, so the app does (keys hashed in the
+    # task table, per-key rate limits); IAM callers still come from the URL's AWS_IAM check.
+    front_door: Literal["api_gateway", "function_url"] = "api_gateway"
+    # API keys behind a function URL: how long a key lookup is reused (a revoked key keeps
+    # working this long), and each key's default rate limit (a key may carry its own).
+    api_key_cache_seconds: float = Field(default=60.0, ge=0, le=3600)
+    api_key_rate_limit: float = Field(default=10.0, gt=0, le=10_000)
+    api_key_burst_limit: int = Field(default=20, ge=1, le=100_000)
+    # How long an instance may spend tokens it leased in one write (see a2a_core.auth.rate_limit).
+    api_key_lease_seconds: float = Field(default=1.0, gt=0, le=60)
     # Skills only authenticated callers see, on GET /agent/authenticatedExtendedCard.
     extended_skills: list[AgentSkill] = Field(default_factory=list)
     max_parts_per_message: int = Field(default=100, ge=1)

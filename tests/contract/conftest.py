@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from a2a_core.auth.key_store import ApiKeyStore, InMemoryApiKeyStore
+from a2a_core.auth.rate_limit import InMemoryRateBuckets, RateBuckets
 from a2a_core.aws.blobs import S3Blobs
+from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
+from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.local.moto_server import LocalAws
+from clock import Clock
 
 RETENTION = 7 * 24 * 3600
 
@@ -64,3 +71,26 @@ def _context_store(request: pytest.FixtureRequest, *, chunk_bytes: int) -> Conte
     return DynamoDBContextStore(
         aws.clients.dynamodb, names.table, retention_seconds=RETENTION, chunk_bytes=chunk_bytes
     )
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def api_key_store(request: pytest.FixtureRequest) -> ApiKeyStore:
+    if request.param == "memory":
+        return InMemoryApiKeyStore()
+    aws, names = _aws(request)
+    return DynamoDBApiKeyStore(aws.clients.dynamodb, names.table)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture(params=["memory", "dynamodb"])
+def make_buckets(request: pytest.FixtureRequest, clock: Clock) -> Callable[[], RateBuckets]:
+    """Builds one instance's view of the shared buckets (call it twice for two instances)."""
+    if request.param == "memory":
+        shared = InMemoryRateBuckets(clock)
+        return lambda: shared
+    aws, names = _aws(request)
+    return lambda: DynamoDBRateBuckets(aws.clients.dynamodb, names.table, clock=clock)

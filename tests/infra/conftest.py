@@ -4,8 +4,12 @@
 option on: JWT auth, response streaming, x86_64, custom function options, alarm topic, custom
 domain, WAF, extra environment and the push hook. ``Iam`` and ``Open`` are the other two auth
 modes (SigV4, and none with the explicit opt-out). ``Http`` is the HTTP API front door (JWT,
-custom domain, push). Code is a placeholder
-(``a2a:skip_bundling``); `test_bundle.py` bundles for real.
+custom domain, push). ``Url`` is the function URL front door (API keys checked by the app,
+response streaming, push), ``UrlIam`` the same with SigV4 (buffered, one granted role),
+``UrlEdge`` JWTs behind CloudFront with a WAF web ACL created in us-east-1 and a custom domain,
+``UrlEdgeEu`` API keys behind CloudFront from eu-west-1 (its Lambda@Edge in a us-east-1 stack of
+its own, an existing web ACL). Code is a placeholder (``a2a:skip_bundling``); `test_bundle.py`
+bundles for real.
 """
 
 from __future__ import annotations
@@ -22,13 +26,15 @@ if str(ROOT) not in sys.path:
 # jsii prints a Node 20 end-of-life banner on every start; it says nothing about this code.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from aws_cdk import Duration, Stack, cx_api  # noqa: E402
+from aws_cdk import Duration, Environment, Stack, cx_api  # noqa: E402
+from aws_cdk import aws_iam as iam_  # noqa: E402
 from aws_cdk import aws_lambda as lambda_  # noqa: E402
 from aws_cdk import aws_sns as sns  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
 from infra.options import (  # noqa: E402
     AuthMode,
     CustomDomain,
+    EdgeOptions,
     FrontDoor,
     FunctionOptions,
     JwtIssuer,
@@ -41,6 +47,12 @@ from infra.testing import checked_app  # noqa: E402
 AGENT = "a2a_core.examples.echo:agent"
 TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:a2a-alarms"
 WEB_ACL_ARN = "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/a2a/0123"
+CLOUDFRONT_ACL_ARN = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/a2a-edge/0123"
+EDGE_DOMAIN = CustomDomain(
+    domain_name="agent.example.com",
+    certificate_arn="arn:aws:acm:us-east-1:123456789012:certificate/4567",
+)
+CALLER_ROLE = "arn:aws:iam::123456789012:role/agent-callers"
 DOMAIN = CustomDomain(
     domain_name="agent.example.com",
     certificate_arn="arn:aws:acm:eu-west-1:123456789012:certificate/0123",
@@ -73,6 +85,35 @@ def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
         jwt=ISSUER,
         custom_domain=DOMAIN,
         push=True,
+    )
+    A2AStack(app, "Url", agent=AGENT, front_door=FrontDoor.FUNCTION_URL, push=True)
+    url_iam = A2AStack(
+        app,
+        "UrlIam",
+        agent=AGENT,
+        front_door=FrontDoor.FUNCTION_URL,
+        auth=AuthMode.IAM,
+        streaming=StreamingMode.BUFFERED,
+    )
+    url_iam.service.grant_invoke(iam_.Role.from_role_arn(url_iam, "Caller", CALLER_ROLE))
+    A2AStack(
+        app,
+        "UrlEdge",
+        agent=AGENT,
+        front_door=FrontDoor.FUNCTION_URL,
+        auth=AuthMode.JWT,
+        jwt=ISSUER,
+        edge=EdgeOptions(rate_limit_per_ip=500),
+        custom_domain=EDGE_DOMAIN,
+        env=Environment(account="123456789012", region="us-east-1"),
+    )
+    A2AStack(
+        app,
+        "UrlEdgeEu",
+        agent=AGENT,
+        front_door=FrontDoor.FUNCTION_URL,
+        edge=EdgeOptions(web_acl_arn=CLOUDFRONT_ACL_ARN),
+        env=Environment(account="123456789012", region="eu-west-1"),
     )
     full_stack = Stack(app, "Full")
     service = A2AService(
@@ -131,3 +172,34 @@ def http(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
 @pytest.fixture(scope="session")
 def topic_arn() -> str:
     return TOPIC_ARN
+
+
+def _template(synthesized: tuple[cx_api.CloudAssembly, A2AService], stack: str) -> Template:
+    return Template.from_json(synthesized[0].get_stack_by_name(stack).template)
+
+
+@pytest.fixture(scope="session")
+def url(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return _template(synthesized, "Url")
+
+
+@pytest.fixture(scope="session")
+def url_iam(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return _template(synthesized, "UrlIam")
+
+
+@pytest.fixture(scope="session")
+def url_edge(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return _template(synthesized, "UrlEdge")
+
+
+@pytest.fixture(scope="session")
+def url_edge_eu(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    return _template(synthesized, "UrlEdgeEu")
+
+
+@pytest.fixture(scope="session")
+def edge_lambda_stack(synthesized: tuple[cx_api.CloudAssembly, A2AService]) -> Template:
+    """The us-east-1 stack CDK adds for UrlEdgeEu's Lambda@Edge function."""
+    (stack,) = [s for s in synthesized[0].stacks if s.stack_name.startswith("edge-lambda-stack-")]
+    return Template.from_json(stack.template)

@@ -55,6 +55,23 @@ MODE_FINDINGS = {
     "jwt": _methods(("COG4",), PROTECTED_METHODS),
     "iam": _methods(("COG4",), PROTECTED_METHODS),
     "http_api": [],  # JWT routes: API Gateway authorizes; the REST-only rules do not apply
+    "function_url": [],  # no methods or stage: the API Gateway rules have nothing to check
+}
+# CloudFront in front of a function URL; CFR4 only on *.cloudfront.net's fixed TLS policy.
+DISTRIBUTION = "Service/FunctionUrl/Edge/Distribution/Resource"
+EDGE = [("CFR1", DISTRIBUTION), ("CFR3", DISTRIBUTION)]
+BASIC_EXECUTION = (
+    "IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]"
+)
+BODY_HASH = "Service/FunctionUrl/Edge/BodyHash/Fn"
+IN_REGION_BODY_HASH = [
+    ("L1", f"{BODY_HASH}/Resource"),
+    (BASIC_EXECUTION, f"{BODY_HASH}/ServiceRole/Resource"),
+]
+# CDK's stack for a Lambda@Edge function deployed from another region (its name ends in a hash).
+EDGE_LAMBDA_STACK = {
+    ("AwsSolutions-L1", "edge-lambda-stack/BodyHash/Resource"),
+    (f"AwsSolutions-{BASIC_EXECUTION}", "edge-lambda-stack/BodyHash/ServiceRole/Resource"),
 }
 
 
@@ -66,7 +83,8 @@ def _expected(
         findings.remove(
             ("IAM5[Resource::<Parts.Arn>/tasks/*]", "Service/Functions/AuthorizerRole/DefaultPolicy/Resource")
         )
-    api = [*API_FINDINGS, *PUBLIC_FINDINGS] if mode != "http_api" else [API_FINDINGS[0]]  # S1 only
+    gateway = mode not in ("http_api", "function_url")
+    api = [*API_FINDINGS, *PUBLIC_FINDINGS] if gateway else [API_FINDINGS[0]]  # S1 only
     every = [*findings, *api, *MODE_FINDINGS[mode], *extra]
     return {(f"AwsSolutions-{rule}", f"{stack}/{path}") for rule, path in every}
 
@@ -87,7 +105,10 @@ def test_cdk_nag_passes_with_only_specific_acknowledgments(
     for finding in nag["suppressedViolations"]:
         assert len(finding["reason"]) > 80, finding  # a reason, not a shrug
         rule = re.sub(r"<\w*Parts\w*\.Arn>", "<Parts.Arn>", finding["ruleName"])
-        acknowledged |= {(rule, construct["constructPath"]) for construct in finding["violatingConstructs"]}
+        acknowledged |= {
+            (rule, re.sub(r"^edge-lambda-stack-\w+/", "edge-lambda-stack/", construct["constructPath"]))
+            for construct in finding["violatingConstructs"]
+        }
     basic = ["Api", "Worker", "DeadLetter"]
     http_public = [
         ("APIG4", f"Service/HttpApi/Api/GET--{path.strip('/').replace('/', '--')}/Resource")
@@ -104,6 +125,11 @@ def test_cdk_nag_passes_with_only_specific_acknowledgments(
             "jwt",
             SQS_DEAD_LETTERS,
         )
+        | _expected("Url", [*basic, "Push"], "function_url", SQS_DEAD_LETTERS)
+        | _expected("UrlIam", basic, "function_url", [])
+        | _expected("UrlEdge", basic, "function_url", [*EDGE, *IN_REGION_BODY_HASH])
+        | _expected("UrlEdgeEu", basic, "function_url", [*EDGE, ("CFR4", DISTRIBUTION)])
+        | EDGE_LAMBDA_STACK
     )
 
 
@@ -114,23 +140,51 @@ def test_cdk_nag_fails_synth_on_an_unacknowledged_finding(tmp_path: Path) -> Non
         app.synth()
 
 
-@pytest.mark.parametrize("stack", ["Default", "Full", "Iam", "Open", "Http"])
+@pytest.mark.parametrize(
+    "stack",
+    [
+        "Default",
+        "Full",
+        "Iam",
+        "Open",
+        "Http",
+        "Url",
+        "UrlIam",
+        "UrlEdge",
+        "UrlEdgeEu",
+        "edge-lambda-stack-*",
+    ],
+)
 def test_cfn_lint_passes(
     synthesized: tuple[cx_api.CloudAssembly, A2AService], cdk_out: Path, stack: str
 ) -> None:
-    template = (cdk_out / f"{stack}.template.json").read_text()
+    (path,) = cdk_out.glob(f"{stack}.template.json")
+    template = path.read_text()
     # W3005: CDK makes each function depend on its whole role construct (role and policy) so the
     # policy exists before the first invocation; the role half is also implied by `Fn::GetAtt`.
     config = ManualArgs(regions=["us-east-1", "eu-west-1", "ap-southeast-2"], ignore_checks=["W3005"])
     assert [str(match) for match in lint(template, config=config)] == []
 
 
-def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "context", [[], ["-c", "a2a:front_door=function_url"]], ids=["rest_api", "function_url"]
+)
+def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path, context: list[str]) -> None:
     cdk = ROOT / "node_modules" / ".bin" / "cdk"
     assert cdk.exists(), "the pinned CDK CLI is missing: run `make setup` (npm ci)"
     env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
     env |= {"AWS_EC2_METADATA_DISABLED": "true", "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
-    command = [str(cdk), "synth", "--no-notices", "-q", "-c", "a2a:skip_bundling=true", "-o", str(tmp_path)]
+    command = [
+        str(cdk),
+        "synth",
+        "--no-notices",
+        "-q",
+        "-c",
+        "a2a:skip_bundling=true",
+        *context,
+        "-o",
+        str(tmp_path),
+    ]
     result = subprocess.run(  # noqa: S603
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False
     )
@@ -138,5 +192,9 @@ def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     template = json.loads((tmp_path / "A2AServerless.template.json").read_text())
     assert {"AgentUrl", "AgentCardUrl", "TableName", "QueueUrl"} <= set(template["Outputs"])
+    front_doors = {"AWS::ApiGateway::RestApi", "AWS::Lambda::Url"} & {
+        body["Type"] for body in template["Resources"].values()
+    }
+    assert front_doors == ({"AWS::Lambda::Url"} if context else {"AWS::ApiGateway::RestApi"})
     version = subprocess.run([str(cdk), "--version"], env=env, capture_output=True, text=True, check=True)  # noqa: S603
     assert version.stdout.startswith("2.")  # the 3.x CLI cannot read this aws-cdk-lib's assemblies

@@ -8,6 +8,7 @@ itself. Either way the result is a `Principal`, whose key owns the tasks it crea
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from a2a_core.auth.base import (
     ANONYMOUS,
@@ -19,6 +20,10 @@ from a2a_core.auth.base import (
     Principal,
 )
 from a2a_core.settings import Settings, SettingsError
+
+if TYPE_CHECKING:
+    from a2a_core.auth.key_store import ApiKeyStore
+    from a2a_core.auth.rate_limit import RateBuckets
 
 __all__ = [
     "ANONYMOUS",
@@ -32,9 +37,16 @@ __all__ = [
 ]
 
 
-def build_authenticator(settings: Settings) -> Authenticator:
+def build_authenticator(
+    settings: Settings, *, api_keys: ApiKeyStore | None = None, rate_buckets: RateBuckets | None = None
+) -> Authenticator:
     """The authenticator for ``settings.auth_mode``; raises `SettingsError` on an unsafe or
-    incomplete configuration, so a bad deployment fails at start-up rather than per request."""
+    incomplete configuration, so a bad deployment fails at start-up rather than per request.
+
+    Behind a function URL (``front_door=function_url``) API keys are looked up in ``api_keys``
+    and rate limited with ``rate_buckets``; nothing else uses them."""
+    if settings.front_door == "function_url" and settings.auth_mode == "api_key":
+        return _stored_keys(settings, api_keys, rate_buckets)
     builders: dict[str, Callable[[Settings], Authenticator]] = {
         "none": _none,
         "api_key": _api_key,
@@ -59,6 +71,24 @@ def _api_key(settings: Settings) -> Authenticator:
     return ApiKeyAuthenticator(settings.api_keys, trust_context_header=settings.trust_request_context_header)
 
 
+def _stored_keys(settings: Settings, keys: ApiKeyStore | None, buckets: RateBuckets | None) -> Authenticator:
+    from a2a_core.auth.rate_limit import LeasedRateLimiter, Limit
+    from a2a_core.auth.stored_keys import StoredKeyAuthenticator
+
+    if keys is None or buckets is None:
+        raise SettingsError(
+            "A2A_AUTH_MODE is api_key behind a function URL: the app checks keys itself and needs the "
+            "key store and rate buckets (the AWS backend's task table)"
+        )
+    s = settings
+    return StoredKeyAuthenticator(
+        keys,
+        LeasedRateLimiter(buckets, lease_seconds=s.api_key_lease_seconds),
+        default_limit=Limit(s.api_key_rate_limit, s.api_key_burst_limit),
+        cache_seconds=s.api_key_cache_seconds,
+    )
+
+
 def _jwt(settings: Settings) -> Authenticator:
     from joserfc.errors import JoseError
 
@@ -66,7 +96,8 @@ def _jwt(settings: Settings) -> Authenticator:
 
     s = settings
     local = (s.jwt_issuer, s.jwt_audience, s.jwt_jwks_url or s.jwt_jwks_file)
-    if not any(local):  # tokens are validated by API Gateway's authorizer only
+    in_app = s.front_door == "function_url"  # no authorizer in front: the token is checked here
+    if not any(local) and not in_app:  # tokens are validated by API Gateway's authorizer only
         return BearerAuthenticator(None, trust_context_header=s.trust_request_context_header)
     if not all(local) or (s.jwt_jwks_url and s.jwt_jwks_file):
         raise SettingsError(
@@ -86,6 +117,8 @@ def _jwt(settings: Settings) -> Authenticator:
         )
     except (OSError, ValueError, JoseError) as error:
         raise SettingsError(f"A2A_JWT_*: {error}") from None
+    if in_app:
+        return BearerAuthenticator(validator, from_gateway=False)
     return BearerAuthenticator(validator, trust_context_header=s.trust_request_context_header)
 
 

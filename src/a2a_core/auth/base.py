@@ -1,7 +1,8 @@
-"""Who is calling, the authenticator port, and the two ways a call is refused (401 and 403)."""
+"""Who is calling, the authenticator port, and the ways a call is refused (401, 403, 429)."""
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -49,9 +50,13 @@ class AuthError(Exception):
         from a2a_core.core.errors import InvalidRequestError
         from a2a_core.jsonrpc import error_body
 
-        headers = {"WWW-Authenticate": self.challenge} if self.challenge else None
         body = error_body(None, InvalidRequestError(self.message))
-        return Response(body, status_code=self.status_code, media_type="application/json", headers=headers)
+        return Response(
+            body, status_code=self.status_code, media_type="application/json", headers=self.headers() or None
+        )
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": self.challenge} if self.challenge else {}
 
 
 class CredentialsMissingError(AuthError):
@@ -62,6 +67,19 @@ class CredentialsRejectedError(AuthError):
     """Credentials were sent but are not valid here: 403."""
 
     status_code = 403
+
+
+class RateLimitedError(AuthError):
+    """The caller sent more than its rate limit allows: 429 with ``Retry-After`` (seconds)."""
+
+    status_code = 429
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = max(1, math.ceil(retry_after))
+        super().__init__(f"Rate limit exceeded: retry after {self.retry_after} s")
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class Authenticator(ABC):

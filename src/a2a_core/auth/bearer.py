@@ -170,16 +170,20 @@ class BearerAuthenticator(Authenticator):
         validator: TokenValidator | None,
         *,
         trust_context_header: bool = False,
+        from_gateway: bool = True,
         now: Callable[[], float] = time.time,
     ) -> None:
-        """``validator`` None: only tokens API Gateway already validated are accepted."""
+        """``validator`` None: only tokens API Gateway already validated are accepted.
+        ``from_gateway`` False (behind a function URL): every token is validated here, whatever
+        request context comes with it."""
         self.validator = validator
         self._trust_header = trust_context_header
+        self._from_gateway = from_gateway
         self._now = now
 
     async def authenticate(self, scope: Mapping[str, Any], headers: Mapping[str, str]) -> Principal:
         context = gateway.request_context(scope, headers, trust_header=self._trust_header)
-        if context is not None:
+        if context is not None and self._from_gateway:
             claims = gateway.authorizer_claims(context)
             subject = claims.get("sub") or claims.get("principalId")
             if not isinstance(subject, str) or not subject:
