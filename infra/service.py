@@ -118,7 +118,8 @@ class A2AService(Construct):
         is how long tasks are kept; ``alarm_topic`` receives every alarm; ``custom_domain`` serves
         the agent on your own name; ``web_acl_arn`` attaches a WAF web ACL; ``environment`` adds
         variables (the agent card's ``A2A_NAME``, ``A2A_SKILLS``, ...); ``code`` replaces the
-        bundled asset. Everything created is exposed as attributes.
+        bundled assets (one per function, each holding only what that function imports) of every
+        function. Everything created is exposed as attributes.
         """
         super().__init__(scope, id)
         key_names = tuple(api_keys if api_keys is not None else ())
@@ -152,20 +153,26 @@ class A2AService(Construct):
             removal_policy=RemovalPolicy.RETAIN,
         )
         web_server = streaming is StreamingMode.RESPONSE_STREAM
-        self.code = code or service_code(
-            BundleSpec.for_function(
+        skip_bundling = _flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT))
+
+        def bundle(function: str) -> lambda_.Code:
+            """Each function's own asset: only what it imports (see infra/closures.py)."""
+            spec = BundleSpec.for_function(
+                function,
                 architecture,
                 RUNTIME,
+                auth=auth.value,
                 web_server=web_server,
                 include_boto3=include_boto3,
                 packages=tuple(agent_packages),
-            ),
-            skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)),
-        )
+            )
+            return service_code(spec, skip=skip_bundling)
+
+        self.code = code  # None: each function gets its own bundle
         self.functions = ServiceFunctions(
             self,
             "Functions",
-            code=self.code,
+            code=(lambda _: code) if code is not None else bundle,
             architecture=architecture,
             environment=self._environment(
                 agent, retention_days, worker_function, service_name, allow_unauthenticated, environment
