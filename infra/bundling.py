@@ -136,7 +136,16 @@ def source_files(root: Path = ROOT, packages: tuple[str, ...] = ()) -> Iterator[
 
 def asset_hash(spec: BundleSpec, requirements: str, root: Path = ROOT) -> str:
     digest = hashlib.sha256()
-    for part in (BUNDLE_FORMAT, repr(spec), requirements, _RUN_SH if spec.web_server else ""):
+    import botocore  # its endpoints.json, pruned, goes into the bundle
+
+    parts = (
+        BUNDLE_FORMAT,
+        repr(spec),
+        requirements,
+        _RUN_SH if spec.web_server else "",
+        botocore.__version__,
+    )
+    for part in parts:
         digest.update(part.encode())
         digest.update(b"\0")
     for path, name in source_files(root, spec.packages):
@@ -156,6 +165,10 @@ def build_bundle(output: Path, spec: BundleSpec, requirements: str, root: Path =
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
+    if "botocore" in (spec.distributions or ("botocore",)):
+        from a2a_core.aws.botocore_loader import PRUNED_ENDPOINTS, write_pruned_endpoints
+
+        write_pruned_endpoints(output / "a2a_core" / "aws" / PRUNED_ENDPOINTS.name)
     if spec.web_server:
         script = output / WEB_SERVER_SCRIPT
         script.write_text(_RUN_SH)

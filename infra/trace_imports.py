@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from infra import closures
-from infra.exercise import VARIANTS, Run, Stage, Variant, exercise, install_site, source_paths
+from infra.exercise import Run, Stage, Variant, exercise, install_site, source_paths
+from infra.variants import VARIANTS
 
 OWN = frozenset({"a2a_core", "functions"})
 

@@ -11,7 +11,7 @@ from infra.exercise import Run, Variant
 from infra.trace_imports import differences, needed_modules, trace, traced
 from infra.wheels import prune_packages
 
-from infra import closures, exercise, web_adapter
+from infra import closures, exercise_stage, web_adapter
 
 
 def test_the_recorded_closures_are_what_the_functions_import_now() -> None:
@@ -99,4 +99,4 @@ def test_pruning_keeps_exactly_the_imported_packages(tmp_path: Path) -> None:
 
 
 def test_the_exercise_serves_uvicorn_as_the_web_adapter_configures_the_app() -> None:
-    assert exercise.WEB_ADAPTER_ENV.items() <= web_adapter.ENVIRONMENT.items()
+    assert exercise_stage.WEB_ADAPTER_ENV.items() <= web_adapter.ENVIRONMENT.items()
