@@ -59,6 +59,8 @@ class Run:
     variant: Variant
     import_seconds: float
     request_seconds: list[float]
+    import_cpu_seconds: float  # the child's CPU time: steadier than wall time on a busy machine
+    request_cpu_seconds: list[float]
     # Every module imported by the end: [is a package, came from a file].
     modules: dict[str, list[bool]]
     modules_after_import: dict[str, list[bool]]
@@ -85,14 +87,15 @@ def exercise(
     paths: Sequence[Path],
     *,
     record_imports: bool = False,
+    first_only: bool = False,
     timeout: float = 120.0,
 ) -> Run:
     """Cold-start ``variant`` in a fresh interpreter that imports from ``paths`` only (a bundle,
-    or `source_paths`), serve its requests, check every answer; ``record_imports`` records who
-    imports what (slower: not for timing)."""
+    or `source_paths`), serve its requests (``first_only``: the first, for timing), check every
+    answer; ``record_imports`` records who imports what (slower: not for timing)."""
     if variant.function == "api" and variant.server == "uvicorn":
         return _exercise_web(stage, variant, paths, record_imports, timeout)
-    requests = stage.requests(variant)
+    requests = stage.requests(variant, first_only=first_only)
     result, wall = run_handler(
         f"functions.{variant.function}.handler",
         requests.events,
@@ -112,6 +115,8 @@ def exercise(
         variant=variant,
         import_seconds=result["import_seconds"],
         request_seconds=[r["seconds"] for r in result["requests"]],
+        import_cpu_seconds=result["import_cpu_seconds"],
+        request_cpu_seconds=[r["cpu_seconds"] for r in result["requests"]],
         modules=result["modules"],
         modules_after_import=result["modules_after_import"],
         imports=[(a, b) for a, b in result["imports"]],
@@ -178,6 +183,8 @@ def _exercise_web(
         variant=variant,
         import_seconds=float("nan"),
         request_seconds=[],
+        import_cpu_seconds=float("nan"),
+        request_cpu_seconds=[],
         modules=result["modules"],
         modules_after_import=result["modules"],
         imports=[(a, b) for a, b in result["imports"]],

@@ -55,7 +55,7 @@ def test_a_closure_is_the_union_of_the_variants_its_settings_leave_open() -> Non
 
 
 def _run(modules: dict[str, list[bool]], imports: list[tuple[str, str]]) -> Run:
-    return Run(Variant("push"), math.nan, [], modules, modules, imports, math.nan)
+    return Run(Variant("push"), math.nan, [], math.nan, [], modules, modules, imports, math.nan)
 
 
 def test_an_optional_import_that_failed_is_not_needed() -> None:
