@@ -64,6 +64,7 @@ DEPLOYED_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_EC2_METADATA_DISABLED": "true",
+    "AWS_LAMBDA_FUNCTION_NAME": "Api",  # Lambda sets it; the handler freezes what it built (gc)
 }
 
 CHILD = """\

@@ -30,17 +30,10 @@ from typing import Any
 from infra import wheels
 from infra.exercise_api import api_requests, check_api, request_context_header
 from infra.exercise_stage import Stage
-from infra.variants import ExerciseError, Variant
+from infra.variants import FUNCTION_NAMES, ExerciseError, Variant
 
 ROOT = wheels.ROOT
 CHILD = Path(__file__).resolve().parent / "exercise_child.py"
-FUNCTION_NAMES = {
-    "api": "Api",
-    "worker": "Worker",
-    "dlq": "DeadLetter",
-    "push": "Push",
-    "authorizer": "Authorizer",
-}
 TIMEOUTS = {"api": 29.0, "worker": 900.0, "dlq": 60.0, "push": 60.0, "authorizer": 10.0}
 __all__ = [
     "ExerciseError",

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from infra.exercise_api import _body, _send, api_events, check_api
-from infra.variants import ExerciseError, Variant
+from infra.variants import FUNCTION_NAMES, ExerciseError, Variant
 
 AGENT = "a2a_core.examples.echo:agent"
 # What `infra.web_adapter.ENVIRONMENT` gives the app (that module needs CDK, which this one must
@@ -93,6 +93,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
             "A2A_LEASE_SECONDS": "900",
             "A2A_PUBLIC_URL": "https://abc123.execute-api.us-east-1.amazonaws.com/prod/",
             "POWERTOOLS_SERVICE_NAME": "a2a-serverless",
+            "AWS_LAMBDA_FUNCTION_NAME": FUNCTION_NAMES[variant.function],  # set by Lambda
             # A buffered stream with no worker running would wait 25 s for a final event.
             "A2A_STREAM_BUFFER_SECONDS": "1",
             "AWS_ACCESS_KEY_ID": "testing",

@@ -7,6 +7,14 @@ from dataclasses import dataclass
 
 AUTH_MODES = ("api_key", "jwt", "iam", "none")
 SERVERS = ("mangum", "uvicorn")
+# Each function's construct id in the stack (its name in AWS_LAMBDA_FUNCTION_NAME here).
+FUNCTION_NAMES = {
+    "api": "Api",
+    "worker": "Worker",
+    "dlq": "DeadLetter",
+    "push": "Push",
+    "authorizer": "Authorizer",
+}
 
 
 class ExerciseError(AssertionError):

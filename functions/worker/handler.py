@@ -6,6 +6,9 @@ cold start, at import. The batch handling lives in `a2a_core.aws.lambdas`.
 
 from __future__ import annotations
 
+import gc
+import os
+
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.compose import build_context_store, build_task_store
 from a2a_core.aws.lambdas import worker_handler
@@ -28,3 +31,5 @@ def build(settings: Settings) -> Worker:
 
 worker = build(Settings.from_env())
 handler = worker_handler(worker)
+if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
+    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
