@@ -21,15 +21,15 @@ from typing import Any
 import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk.assertions import Template
-from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, asset_hash, source_files
+from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, asset_hash, export_requirements, source_files
 from infra.exercise import Stage, Variant, exercise
 from infra.functions import BUNDLES, RUNTIME
 from infra.options import AuthMode, JwtIssuer, StreamingMode
 from infra.stack import A2AStack
 from infra.testing import checked_app, logical_id
-from infra.wheels import BundlingError, find_uv
+from infra.wheels import BundlingError, find_uv, requirement_name
 
-from infra import closures
+from infra import bundling, closures
 
 ARM = BundleSpec(platform="aarch64", python_version="3.11")
 ELF_MACHINES = {"aarch64": 183, "x86_64": 62}  # e_machine in the ELF header
@@ -317,3 +317,19 @@ def _get(url: str, server: subprocess.Popen[bytes]) -> dict[str, object]:
                 output = server.stdout.read().decode() if server.stdout else ""
                 raise AssertionError(f"the start script did not serve {url}:\n{output}") from None
             time.sleep(0.1)
+
+
+def test_the_worker_alone_gets_the_agent_group_and_its_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The `agent` group is empty here; the dev group stands in for an agent's dependencies."""
+    monkeypatch.setattr(bundling, "AGENT_GROUP", "dev")
+    worker = BundleSpec.for_function("worker", lambda_.Architecture.ARM_64, RUNTIME)
+    dlq = BundleSpec.for_function("dlq", lambda_.Architecture.ARM_64, RUNTIME)
+    lines = {"worker": export_requirements(worker).splitlines(), "dlq": export_requirements(dlq).splitlines()}
+    names = {function: [requirement_name(line) for line in found] for function, found in lines.items()}
+    assert {"a2a-sdk", "moto", "httpx"} <= set(names["worker"])  # the group's, and what they need
+    assert not {"a2a-sdk", "moto", "httpx"} & set(names["dlq"])
+    assert set(names["dlq"]) < set(names["worker"])
+    repeated = {name for name in names["worker"] if names["worker"].count(name) > 1}
+    # Each pinned once, unless the lock splits it by environment markers (one line per Python).
+    assert all(";" in line for line in lines["worker"] if requirement_name(line) in repeated)
+    assert not closures.RUNTIME_PROVIDED & set(names["worker"])  # boto3's family still the runtime's
