@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,8 @@ class BundleSpec:
     python_version: str  # "3.11": the Lambda runtime's, also the wheels' ABI and the bytecode's
     # The (canonical) distributions to install, out of `EXTRAS`; None installs every one.
     distributions: tuple[str, ...] | None = None
-    # Of the `closures.PRUNED` distributions, the dotted packages kept (with None: all of them).
+    # Of the `closures.PRUNED` distributions, the dotted packages kept, when ``distributions`` is
+    # given (the rest of them is removed).
     kept_packages: tuple[str, ...] = ()
     include_boto3: bool = False
     web_server: bool = False  # add run.sh, uvicorn's start script for the Lambda Web Adapter
@@ -135,9 +136,9 @@ def source_files(root: Path = ROOT, packages: tuple[str, ...] = ()) -> Iterator[
 
 
 def asset_hash(spec: BundleSpec, requirements: str, root: Path = ROOT) -> str:
-    digest = hashlib.sha256()
-    import botocore  # its endpoints.json, pruned, goes into the bundle
+    import botocore  # this (the pinned) botocore's endpoints.json, pruned, goes into the bundle
 
+    digest = hashlib.sha256()
     parts = (
         BUNDLE_FORMAT,
         repr(spec),
@@ -165,7 +166,7 @@ def build_bundle(output: Path, spec: BundleSpec, requirements: str, root: Path =
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
-    if "botocore" in (spec.distributions or ("botocore",)):
+    if "botocore" in (spec.distributions or ("botocore",)):  # see a2a_core.aws.botocore_loader
         from a2a_core.aws.botocore_loader import PRUNED_ENDPOINTS, write_pruned_endpoints
 
         write_pruned_endpoints(output / "a2a_core" / "aws" / PRUNED_ENDPOINTS.name)
@@ -208,3 +209,30 @@ def service_code(spec: BundleSpec, *, skip: bool, root: Path = ROOT) -> lambda_.
 
 def _is_cache(relative: Path) -> bool:
     return "__pycache__" in relative.parts or relative.suffix in {".pyc", ".pyo"}
+
+
+def function_codes(
+    architecture: lambda_.Architecture,
+    runtime: lambda_.Runtime,
+    *,
+    auth: str,
+    web_server: bool,
+    include_boto3: bool,
+    packages: tuple[str, ...],
+    skip: bool,
+) -> Callable[[str], lambda_.Code]:
+    """Each function's own code asset, by its name in `closures.FUNCTIONS` (see `service_code`)."""
+
+    def code(function: str) -> lambda_.Code:
+        spec = BundleSpec.for_function(
+            function,
+            architecture,
+            runtime,
+            auth=auth,
+            web_server=web_server,
+            include_boto3=include_boto3,
+            packages=packages,
+        )
+        return service_code(spec, skip=skip)
+
+    return code

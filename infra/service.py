@@ -24,7 +24,7 @@ from infra import acknowledgments, web_adapter
 from infra import auth as gateway_auth
 from infra.alarms import ServiceAlarms
 from infra.api import AgentApi
-from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
+from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, function_codes
 from infra.functions import RUNTIME, ServiceFunctions
 from infra.http_api import AgentHttpApi
 from infra.options import (
@@ -117,9 +117,9 @@ class A2AService(Construct):
         visibility timeout and the worker's lease follow the worker's timeout. ``retention_days``
         is how long tasks are kept; ``alarm_topic`` receives every alarm; ``custom_domain`` serves
         the agent on your own name; ``web_acl_arn`` attaches a WAF web ACL; ``environment`` adds
-        variables (the agent card's ``A2A_NAME``, ``A2A_SKILLS``, ...); ``code`` replaces the
-        bundled assets (one per function, each holding only what that function imports) of every
-        function. Everything created is exposed as attributes.
+        variables (the agent card's ``A2A_NAME``, ``A2A_SKILLS``, ...); ``code`` is one asset
+        for every function instead of each function's own bundle (only what it imports).
+        Everything created is exposed as attributes.
         """
         super().__init__(scope, id)
         key_names = tuple(api_keys if api_keys is not None else ())
@@ -153,26 +153,21 @@ class A2AService(Construct):
             removal_policy=RemovalPolicy.RETAIN,
         )
         web_server = streaming is StreamingMode.RESPONSE_STREAM
-        skip_bundling = _flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT))
-
-        def bundle(function: str) -> lambda_.Code:
-            """Each function's own asset: only what it imports (see infra/closures.py)."""
-            spec = BundleSpec.for_function(
-                function,
+        self.code = code  # None: each function gets its own bundle
+        self.functions = ServiceFunctions(
+            self,
+            "Functions",
+            code=(lambda _: code)
+            if code is not None
+            else function_codes(
                 architecture,
                 RUNTIME,
                 auth=auth.value,
                 web_server=web_server,
                 include_boto3=include_boto3,
                 packages=tuple(agent_packages),
-            )
-            return service_code(spec, skip=skip_bundling)
-
-        self.code = code  # None: each function gets its own bundle
-        self.functions = ServiceFunctions(
-            self,
-            "Functions",
-            code=(lambda _: code) if code is not None else bundle,
+                skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)),
+            ),
             architecture=architecture,
             environment=self._environment(
                 agent, retention_days, worker_function, service_name, allow_unauthenticated, environment

@@ -38,8 +38,8 @@ def find_uv(root: Path = ROOT) -> str:
 
 
 def locked_requirements(extras: tuple[str, ...], *, groups: tuple[str, ...] = (), root: Path = ROOT) -> str:
-    """``uv export`` of the project's runtime dependencies with ``extras``; with ``groups``, of
-    those dependency groups alone."""
+    """``uv export`` of the project's runtime dependencies with ``extras`` (no dependency group, not
+    even the default ones); with ``groups``, of those dependency groups alone."""
     command = [
         find_uv(root),
         "export",
@@ -51,7 +51,7 @@ def locked_requirements(extras: tuple[str, ...], *, groups: tuple[str, ...] = ()
         "--no-header",
         "--no-annotate",
         *(f"--extra={extra}" for extra in extras),
-        *([f"--only-group={group}" for group in groups] if groups else ["--no-dev"]),
+        *([f"--only-group={group}" for group in groups] if groups else ["--no-default-groups"]),
     ]
     return _run(command, "export the locked requirements").stdout
 
