@@ -67,6 +67,8 @@ test: browser lint typecheck pytest
 
 bench: setup
 	$(VENV)/bin/python bench/cold_start.py
+	$(VENV)/bin/python bench/botocore_steps.py
+	$(VENV)/bin/python bench/bundle_sizes.py
 	$(VENV)/bin/python bench/warm_latency.py
 
 clean:

@@ -1,4 +1,5 @@
-"""Cold start: how long importing the API Lambda handler (which builds the app) takes.
+"""Cold start: how long importing the API Lambda handler (which builds the app) takes, and each
+function's cold start and first request as deployed.
 
 Each run is a fresh interpreter that times, with ``time.perf_counter()`` inside the child, the
 import of the handler module (settings, adapters, Starlette app, Mangum). Interpreter startup is
@@ -7,7 +8,12 @@ The same is measured for an a2a-sdk 1.3 in-memory server behind the same Mangum 
 (``bench/sdk_handler.py``). Bytecode is compiled first so the figures reflect a Lambda bundle
 shipped with ``.pyc`` files.
 
-    .venv/bin/python bench/cold_start.py [--runs 9] [--json]
+Then every function (api, worker, dlq, push, authorizer) is bundled as the CDK stack bundles it
+and cold-started from its bundle alone, with the deployed settings, against moto: the import and
+the first request, next to a2a-sdk's import and first ``message/send``
+(`bench/function_cold_start.py`).
+
+    .venv/bin/python bench/cold_start.py [--runs 9] [--function-runs 7] [--json]
 """
 
 from __future__ import annotations
@@ -26,7 +32,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import function_cold_start  # noqa: E402
+
 TARGET_SECONDS = 0.30
+TARGET_RATIO = 0.5  # the API function's import + build against a2a-sdk's
 IMPORTTIME_RUNS = 3
 
 # (label, directory put on sys.path, module imported)
@@ -53,6 +64,7 @@ DEPLOYED_ENV = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
     "AWS_EC2_METADATA_DISABLED": "true",
+    "AWS_LAMBDA_FUNCTION_NAME": "Api",  # Lambda sets it; the handler freezes what it built (gc)
 }
 
 CHILD = """\
@@ -209,11 +221,27 @@ def print_report(result: dict[str, Any]) -> None:
     print("our handler, self time summed per top-level package (top 10):")
     for name, seconds in result["by_package"]:
         print(f"  {seconds * 1000:>8.1f} ms  {name}")
+    functions = result["functions"]
+    if functions:
+        runs = len(next(iter(functions.values())).samples)
+        print()
+        print(f"each function as deployed, from its own bundle, against moto (median of {runs} rounds);")
+        print("a2a-sdk: its in-memory handler, import then its first message/send:")
+        print("\n".join(function_cold_start.report(functions)))
+        api, sdk = functions["api"], functions[function_cold_start.SDK]
+        for kind in ("wall", "cpu"):
+            ratio = api.median(f"import_{kind}") / sdk.median(f"import_{kind}")
+            target = f"target <= {TARGET_RATIO:.2f}x {'PASS' if ratio <= TARGET_RATIO else 'MISS'}"
+            print(f"API function / a2a-sdk, import + build ({kind}): {ratio:.2f}x ({target})")
+    print(f"load average after measuring: {result['load_average_after']:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per server (>= 7)")
+    parser.add_argument(
+        "--function-runs", type=int, default=7, help="rounds of the per-function cold starts (0: skip them)"
+    )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
     args = parser.parse_args()
     if args.runs < 7:
@@ -223,6 +251,7 @@ def main() -> None:
     load_average = os.getloadavg()[0]
     summaries = measure(args.runs)
     costs = import_costs("ours-aws")  # the deployed configuration: where the time goes
+    functions = function_cold_start.measure(args.function_runs) if args.function_runs else {}
     ours, sdk = summaries["ours"], summaries["a2a-sdk"]
     result: dict[str, Any] = {
         "compile_seconds": compile_seconds,
@@ -233,6 +262,8 @@ def main() -> None:
         "top_self": top(costs, 0),
         "by_package": by_package(costs),
         "load_average": load_average,
+        "functions": functions,
+        "load_average_after": os.getloadavg()[0],
     }
     if args.json:
         payload = {
@@ -251,6 +282,8 @@ def main() -> None:
             "importtime_top_cumulative_seconds": dict(result["top_cumulative"]),
             "importtime_top_self_seconds": dict(result["top_self"]),
             "importtime_self_by_package_seconds": dict(result["by_package"]),
+            "functions_as_deployed": {name: summary.as_json() for name, summary in functions.items()},
+            "load_average_after": result["load_average_after"],
         }
         print(json.dumps(payload, indent=2))
     else:

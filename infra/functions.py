@@ -1,4 +1,4 @@
-"""The service's Lambda functions: one code asset, one environment, a role and log group each.
+"""The service's Lambda functions: a code asset, one environment, a role and log group each.
 
 Each function gets its own role with no managed policy: it may write to its own log group and
 send X-Ray traces, and everything else is granted to it by `A2AService`, resource by resource.
@@ -7,7 +7,7 @@ send X-Ray traces, and everything else is granted to it by `A2AService`, resourc
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_iam as iam
@@ -25,6 +25,8 @@ RUNTIME = lambda_.Runtime.PYTHON_3_11
 SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
 # Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
 AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
+# Construct id of each function -> its name in `infra.closures` (and under functions/).
+BUNDLES = {"Api": "api", "Worker": "worker", "DeadLetter": "dlq", "Push": "push", "Authorizer": "authorizer"}
 
 
 class ServiceFunctions(Construct):
@@ -33,13 +35,13 @@ class ServiceFunctions(Construct):
         scope: Construct,
         id: str,
         *,
-        code: lambda_.Code,
+        code: Callable[[str], lambda_.Code],
         architecture: lambda_.Architecture,
         environment: Mapping[str, str],
         log_retention: logs.RetentionDays,
     ) -> None:
         super().__init__(scope, id)
-        self._code = code
+        self._code = code  # bundle name (`BUNDLES`) -> the function's code asset
         self._architecture = architecture
         self._environment = dict(environment)
         self._log_retention = log_retention
@@ -69,7 +71,7 @@ class ServiceFunctions(Construct):
             description=description,
             runtime=RUNTIME,
             architecture=self._architecture,
-            code=self._code,
+            code=self._code(BUNDLES[name]),
             handler=handler,
             memory_size=options.memory_mb,
             timeout=options.timeout,

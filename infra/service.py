@@ -7,7 +7,7 @@ them (grants and event sources), put the front door before the API function, and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aws_cdk import Duration, RemovalPolicy
@@ -25,7 +25,7 @@ from constructs import Construct
 
 from infra import acknowledgments, web_adapter
 from infra.alarms import ServiceAlarms
-from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, BundleSpec, service_code
+from infra.bundling import ROOT, SKIP_BUNDLING_CONTEXT, function_codes
 from infra.front_door import add_front_door
 from infra.function_url import AgentFunctionUrl
 from infra.functions import RUNTIME, SIGNING_KEY_ENV, ServiceFunctions, service_environment
@@ -112,8 +112,9 @@ class A2AService(Construct):
         visibility timeout and the worker's lease follow the worker's timeout. ``retention_days``
         is how long tasks are kept; ``alarm_topic`` receives every alarm; ``custom_domain`` serves
         the agent on your own name; ``web_acl_arn`` attaches a WAF web ACL; ``environment`` adds
-        variables (the agent card's ``A2A_NAME``, ``A2A_SKILLS``, ...); ``code`` replaces the
-        bundled asset. Everything created is exposed as attributes.
+        variables (the agent card's ``A2A_NAME``, ``A2A_SKILLS``, ...); ``code`` is one asset
+        for every function instead of each function's own bundle (only what it imports).
+        Everything created is exposed as attributes.
         """
         super().__init__(scope, id)
         key_names = tuple(api_keys if api_keys is not None else ())
@@ -143,11 +144,11 @@ class A2AService(Construct):
         self.front_door = front_door
 
         self._add_resources(retention_days, worker_function, dead_letter_function)
-        self.code = code or self._bundle(architecture, include_boto3, agent_packages)
+        self.code = code  # None: each function gets its own bundle
         self.functions = ServiceFunctions(
             self,
             "Functions",
-            code=self.code,
+            code=self._codes(architecture, include_boto3, agent_packages),
             architecture=architecture,
             environment=service_environment(
                 self.storage,
@@ -286,18 +287,22 @@ class A2AService(Construct):
             removal_policy=RemovalPolicy.RETAIN,
         )
 
-    def _bundle(
+    def _codes(
         self, architecture: lambda_.Architecture, include_boto3: bool, packages: Sequence[str]
-    ) -> lambda_.Code:
-        web_server = self.streaming is StreamingMode.RESPONSE_STREAM
-        spec = BundleSpec.for_function(
+    ) -> Callable[[str], lambda_.Code]:
+        """Each function's code: the given ``code`` for all, or its own bundle (what it imports)."""
+        code = self.code
+        if code is not None:
+            return lambda _: code
+        return function_codes(
             architecture,
             RUNTIME,
-            web_server=web_server,
+            auth=self.auth.value,
+            web_server=self.streaming is StreamingMode.RESPONSE_STREAM,
             include_boto3=include_boto3,
             packages=tuple(packages),
+            skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)),
         )
-        return service_code(spec, skip=_flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)))
 
     def _add_functions(
         self,

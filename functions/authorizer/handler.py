@@ -8,6 +8,8 @@ client. The policy handling lives in `a2a_core.aws.authorizer`.
 from __future__ import annotations
 
 import asyncio
+import gc
+import os
 
 from a2a_core.auth.bearer import Jwks, TokenValidator
 from a2a_core.aws.authorizer import token_authorizer_handler
@@ -41,3 +43,5 @@ def build(settings: Settings) -> TokenValidator:
 validator = build(Settings.from_env())
 loop = asyncio.new_event_loop()  # the container's: the JWKS cache outlives an invocation
 handler = token_authorizer_handler(validator, loop=loop)
+if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
+    gc.freeze()  # what the cold start built lives as long as the container; collections skip it

@@ -6,6 +6,9 @@ handling lives in `a2a_core.aws.lambdas`.
 
 from __future__ import annotations
 
+import gc
+import os
+
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import dead_letter_handler
 from a2a_core.compose import build_task_store
@@ -20,3 +23,5 @@ def build(settings: Settings) -> TaskLedger:
 
 ledger = build(Settings.from_env())
 handler = dead_letter_handler(ledger)
+if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
+    gc.freeze()  # what the cold start built lives as long as the container; collections skip it

@@ -7,6 +7,9 @@ the run queue. The batch handling lives in `a2a_core.aws.push_stream`.
 
 from __future__ import annotations
 
+import gc
+import os
+
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.compose import build_lambda_push_notifier
@@ -22,3 +25,5 @@ def build(settings: Settings) -> PushNotifier:
 
 notifier = build(Settings.from_env())
 handler = push_stream_handler(notifier)
+if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
+    gc.freeze()  # what the cold start built lives as long as the container; collections skip it

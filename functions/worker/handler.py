@@ -7,6 +7,9 @@ cold start, at import (`a2a_core.compose.build_worker`). The batch handling live
 
 from __future__ import annotations
 
+import gc
+import os
+
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.compose import build_worker
@@ -20,3 +23,5 @@ def build(settings: Settings) -> Worker:
 
 worker = build(Settings.from_env())
 handler = worker_handler(worker)
+if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
+    gc.freeze()  # what the cold start built lives as long as the container; collections skip it

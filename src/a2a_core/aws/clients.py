@@ -1,7 +1,11 @@
-"""AWS clients, built once per cold start by composition roots and passed to adapters.
+"""AWS clients, made once per cold start by composition roots and passed to adapters.
 
 They are botocore clients made by a botocore session, exactly what boto3 would return, without
-importing boto3 itself (whose S3 transfer manager costs ~30 ms of a Lambda cold start).
+importing boto3 itself (whose S3 transfer manager costs ~30 ms of a Lambda cold start). Each is
+built on its first use, not when the composition root runs: importing botocore and building a
+client (service model, endpoint rules) is most of a deployed function's cold start, and a function
+that never calls a service (the worker never sends to SQS) never pays for it. The session's data
+loader is `KitLoader`, which reads only what the kit's services need.
 """
 
 from __future__ import annotations
@@ -16,10 +20,30 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
 
 
+class LazyClient:
+    """Stands in for a client until it is first used, then builds it (once, whichever thread asks
+    first) and hands every attribute access to it: ``client.put_item(...)``, ``client.meta``."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build: Callable[[], Any] | None = build
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def client(self) -> Any:
+        with self._lock:
+            if self._build is not None:
+                self._client, self._build = self._build(), None
+            return self._client
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.client, name)
+
+
 class AwsClients:
-    """The service's clients. DynamoDB and SQS serve nearly every request and are built at once;
-    S3 holds only bodies over the offload threshold, so its client (~25 ms of a cold start) is
-    built on first use, once, whichever thread asks first."""
+    """The service's clients: `build_clients` makes DynamoDB and SQS lazy (`LazyClient`); S3 (only
+    bodies over the offload threshold) is asked for through ``s3``, built on first use, once,
+    whichever thread asks first."""
 
     def __init__(self, dynamodb: DynamoDBClient, sqs: SQSClient, s3: Callable[[], S3Client]) -> None:
         self.dynamodb = dynamodb
@@ -37,30 +61,44 @@ class AwsClients:
 
 
 def build_clients(region: str, endpoint_url: str | None = None) -> AwsClients:
-    """Clients for ``region``; ``endpoint_url`` points every service at an emulator (moto)."""
+    """Clients for ``region``, each built on first use; ``endpoint_url`` points every service at
+    an emulator (moto). Contacts nothing and imports nothing of botocore."""
     make = client_factory(region, endpoint_url, read_timeout=10)
     return AwsClients(
-        dynamodb=cast("DynamoDBClient", make("dynamodb")),
-        sqs=cast("SQSClient", make("sqs")),
+        dynamodb=cast("DynamoDBClient", LazyClient(lambda: make("dynamodb"))),
+        sqs=cast("SQSClient", LazyClient(lambda: make("sqs"))),
         s3=lambda: cast("S3Client", make("s3")),
     )
 
 
 def client_factory(region: str, endpoint_url: str | None, *, read_timeout: float) -> Callable[[str], Any]:
     """``make(service)``: a client for ``service`` sharing one botocore session (credentials from
-    the usual chain: environment, config files, the Lambda role), standard retries."""
+    the usual chain: environment, config files, the Lambda role), standard retries. The session
+    is created by the first call; calls are serialized (a session is not thread-safe)."""
+    lock = threading.Lock()
+    made: dict[str, Any] = {}
+
+    def make(service: str) -> Any:
+        with lock:
+            if not made:
+                made.update(_session(region, read_timeout))
+            return made["session"].create_client(service, endpoint_url=endpoint_url, config=made["config"])
+
+    return make
+
+
+def _session(region: str, read_timeout: float) -> dict[str, Any]:
     import botocore.session
     from botocore.config import Config
 
+    from a2a_core.aws.botocore_loader import KitLoader
+
     session = botocore.session.Session()
+    session.register_component("data_loader", KitLoader())
     config = Config(
         region_name=region,
         retries={"max_attempts": 4, "mode": "standard"},
         connect_timeout=2,
         read_timeout=read_timeout,
     )
-
-    def make(service: str) -> Any:
-        return session.create_client(service, endpoint_url=endpoint_url, config=config)
-
-    return make
+    return {"session": session, "config": config}

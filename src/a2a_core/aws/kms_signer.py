@@ -11,7 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.aws.calls import kms_call
-from a2a_core.push.signing import Signer, der_to_raw, ec_jwk
+from a2a_core.push.der import ecdsa_signature_to_raw, p256_public_point
+from a2a_core.push.signing import Signer, point_jwk
 
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
@@ -52,16 +53,14 @@ class KmsSigner(Signer):
             MessageType="DIGEST" if digest else "RAW",
             SigningAlgorithm="ECDSA_SHA_256",
         )
-        return der_to_raw(response["Signature"])
+        return ecdsa_signature_to_raw(response["Signature"])
 
     async def public_jwk(self) -> dict[str, Any]:
         if self._jwk is None:
             response = await kms_call(self.client.get_public_key, KeyId=self.kid)
-            from cryptography.hazmat.primitives.asymmetric import ec
-            from cryptography.hazmat.primitives.serialization import load_der_public_key
-
-            key = load_der_public_key(response["PublicKey"])
-            if not isinstance(key, ec.EllipticCurvePublicKey) or not isinstance(key.curve, ec.SECP256R1):
-                raise ValueError(f"KMS key {self.kid} is not a P-256 (ECC_NIST_P256) key")
-            self._jwk = ec_jwk(key, self.kid)
+            try:
+                x, y = p256_public_point(response["PublicKey"])
+            except ValueError as error:
+                raise ValueError(f"KMS key {self.kid}: {error}") from None
+            self._jwk = point_jwk(x, y, self.kid)
         return dict(self._jwk)

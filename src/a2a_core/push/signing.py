@@ -18,8 +18,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-# cryptography is imported where it is used: the API builds signers at cold start but needs
-# them only when /.well-known/jwks.json is first asked for.
+from a2a_core.push.der import ecdsa_signature_to_raw
+
+# Only the in-process LocalSigner (dev, tests) needs cryptography: KMS holds the deployed keys and
+# its DER answers are read by `a2a_core.push.der`, so the API and push functions ship without it.
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -59,7 +61,7 @@ class LocalSigner(Signer):
         from cryptography.hazmat.primitives import hashes
         from cryptography.hazmat.primitives.asymmetric import ec
 
-        return der_to_raw(self._key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
+        return ecdsa_signature_to_raw(self._key.sign(signing_input, ec.ECDSA(hashes.SHA256())))
 
     async def public_jwk(self) -> dict[str, Any]:
         return dict(self._public)
@@ -94,14 +96,6 @@ async def jwks(signers: Iterable[Signer]) -> dict[str, Any]:
     return {"keys": list(keys)}
 
 
-def der_to_raw(der: bytes, size: int = 32) -> bytes:
-    """ECDSA signature, DER (what KMS and OpenSSL return) to ``r || s`` (what JWS carries)."""
-    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
-
-    r, s = decode_dss_signature(der)
-    return r.to_bytes(size, "big") + s.to_bytes(size, "big")
-
-
 def thumbprint(jwk: dict[str, Any]) -> str:
     """RFC 7638 thumbprint of an EC JWK (SHA-256, base64url)."""
     canonical = json.dumps({k: jwk[k] for k in ("crv", "kty", "x", "y")}, separators=(",", ":"))
@@ -118,11 +112,15 @@ def _b64_json(value: dict[str, Any]) -> str:
 
 def ec_jwk(key: ec.EllipticCurvePublicKey, kid: str) -> dict[str, Any]:
     numbers = key.public_numbers()
+    return point_jwk(numbers.x, numbers.y, kid)
+
+
+def point_jwk(x: int, y: int, kid: str) -> dict[str, Any]:
     return {
         "kty": "EC",
         "crv": "P-256",
-        "x": b64url(numbers.x.to_bytes(32, "big")),
-        "y": b64url(numbers.y.to_bytes(32, "big")),
+        "x": b64url(x.to_bytes(32, "big")),
+        "y": b64url(y.to_bytes(32, "big")),
         "kid": kid,
         "alg": ALGORITHM,
         "use": "sig",

@@ -1,0 +1,130 @@
+"""Bundle sizes per Lambda function, zipped as CDK uploads them, next to the one shared bundle of before.
+
+Every function is bundled as the CDK stack bundles it (`infra.bundling`: arm64 manylinux wheels,
+bytecode compiled, its own closure from `infra/function_imports.json`) for the deployments that
+change it: the default (REST API, API keys, push on), JWT (with the authorizer) and response
+streaming (uvicorn). "shared (before)" is the bundle every function shipped until each got its
+own: the whole ``aws`` extra, boto3's family left to the runtime as now. Zipped with deflate at
+zlib's default level, as CDK's asset zips are.
+
+    .venv/bin/python bench/bundle_sizes.py [--platform aarch64|x86_64] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import shutil
+import sys
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # infra/ lives beside the package, it is not installed
+
+from infra import closures, wheels  # noqa: E402
+
+API_KEY_MODE_LIMIT = 6 * 2**20
+# (label, function, auth, response streaming)
+BUNDLES = (
+    ("api", "api", "api_key", False),
+    ("worker", "worker", "api_key", False),
+    ("dlq", "dlq", "api_key", False),
+    ("push", "push", "api_key", False),
+    ("api (jwt)", "api", "jwt", False),
+    ("authorizer", "authorizer", "jwt", False),
+    ("api (streaming)", "api", "api_key", True),
+)
+
+
+@dataclass(frozen=True)
+class Size:
+    files: int
+    unzipped: int
+    zipped: int
+    distributions: list[str]
+
+
+def measure(bundle: Path) -> Size:
+    files = sorted(path for path in bundle.rglob("*") if path.is_file())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            archive.write(path, path.relative_to(bundle))
+    names = sorted(
+        closures.canonical(p.name.removesuffix(".dist-info").rsplit("-", 1)[0])
+        for p in bundle.glob("*.dist-info")
+    )
+    return Size(len(files), sum(p.stat().st_size for p in files), len(buffer.getvalue()), names)
+
+
+def shared_bundle(output: Path, platform: str) -> None:
+    """The one bundle of before: the ``aws`` extra, minus boto3's family, and our sources."""
+    lines = wheels.locked_requirements(("aws",)).splitlines()
+    requirements = "".join(
+        f"{line}\n" for line in lines if wheels.requirement_name(line) not in closures.RUNTIME_PROVIDED
+    )
+    python = wheels.install_wheels(output, requirements, platform, "3.11")
+    for source, target in (("src/a2a_core", "a2a_core"), ("functions", "functions")):
+        shutil.copytree(ROOT / source, output / target, ignore=shutil.ignore_patterns("__pycache__"))
+    wheels.compile_bytecode(output, python)
+
+
+def build_all(directory: Path, platform: str) -> dict[str, Size]:
+    from aws_cdk import aws_lambda as lambda_
+    from infra.bundling import BundleSpec, build_bundle, export_requirements
+    from infra.functions import RUNTIME
+
+    architecture = lambda_.Architecture.ARM_64 if platform == "aarch64" else lambda_.Architecture.X86_64
+    sizes = {}
+    shared_bundle(directory / "shared", platform)
+    sizes["shared (before)"] = measure(directory / "shared")
+    for label, function, auth, streaming in BUNDLES:
+        spec = BundleSpec.for_function(function, architecture, RUNTIME, auth=auth, web_server=streaming)
+        output = directory / label.replace(" ", "-").replace("(", "").replace(")", "")
+        build_bundle(output, spec, export_requirements(spec))
+        sizes[label] = measure(output)
+    return sizes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--platform", choices=("aarch64", "x86_64"), default="aarch64")
+    parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="a2a-bundle-sizes-") as scratch:
+        sizes = build_all(Path(scratch), args.platform)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "benchmark": "bundle_sizes",
+                    "platform": args.platform,
+                    "bundles": {k: asdict(v) for k, v in sizes.items()},
+                }
+            )
+        )
+        return
+    print(f"Lambda bundles, {args.platform}, zipped as CDK uploads them (MiB = 2^20 bytes)")
+    print()
+    columns = f"{'zipped MiB':>10} {'unzipped MiB':>13} {'files':>6}"
+    header = f"{'bundle':<17} {columns}  distributions (boto3's family: from the runtime)"
+    print(header)
+    print("-" * len(header))
+    for label, size in sizes.items():
+        print(
+            f"{label:<17} {size.zipped / 2**20:>10.2f} {size.unzipped / 2**20:>13.2f} {size.files:>6}"
+            f"  {len(size.distributions)}: {' '.join(size.distributions)}"
+        )
+    api = sizes["api"].zipped
+    verdict = "PASS" if api <= API_KEY_MODE_LIMIT else "MISS"
+    print()
+    print(f"API function, API-key mode: {api / 2**20:.2f} MiB zipped (target <= 6 MiB: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
