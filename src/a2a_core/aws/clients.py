@@ -36,9 +36,12 @@ class AwsClients:
             return self._s3
 
 
-def build_clients(region: str, endpoint_url: str | None = None) -> AwsClients:
-    """Clients for ``region``; ``endpoint_url`` points every service at an emulator (moto)."""
-    make = client_factory(region, endpoint_url, read_timeout=10)
+def build_clients(
+    region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
+) -> AwsClients:
+    """Clients for ``region``; ``endpoint_url`` points every service at an emulator (moto), and
+    ``credentials`` (key id, secret) replace the usual chain (the emulator's own)."""
+    make = client_factory(region, endpoint_url, read_timeout=10, credentials=credentials)
     return AwsClients(
         dynamodb=cast("DynamoDBClient", make("dynamodb")),
         sqs=cast("SQSClient", make("sqs")),
@@ -46,9 +49,15 @@ def build_clients(region: str, endpoint_url: str | None = None) -> AwsClients:
     )
 
 
-def client_factory(region: str, endpoint_url: str | None, *, read_timeout: float) -> Callable[[str], Any]:
+def client_factory(
+    region: str,
+    endpoint_url: str | None,
+    *,
+    read_timeout: float,
+    credentials: tuple[str, str] | None = None,
+) -> Callable[[str], Any]:
     """``make(service)``: a client for ``service`` sharing one botocore session (credentials from
-    the usual chain: environment, config files, the Lambda role), standard retries."""
+    the usual chain: environment, config files, the Lambda role, unless given), standard retries."""
     import botocore.session
     from botocore.config import Config
 
@@ -60,7 +69,15 @@ def client_factory(region: str, endpoint_url: str | None, *, read_timeout: float
         read_timeout=read_timeout,
     )
 
+    key_id, secret = credentials or (None, None)
+
     def make(service: str) -> Any:
-        return session.create_client(service, endpoint_url=endpoint_url, config=config)
+        return session.create_client(
+            service,
+            endpoint_url=endpoint_url,
+            config=config,
+            aws_access_key_id=key_id,
+            aws_secret_access_key=secret,
+        )
 
     return make
