@@ -191,7 +191,11 @@ def invalid_params(error: ValidationError, params: Any = None) -> InvalidParamsE
     """-32602 with one ``{field, message, type}`` per problem; ``params`` (the input) lets the
     field paths name only the input's own keys and indexes, not union tags."""
     details = [
-        {"field": _field(e["loc"], params), "message": e["msg"], "type": e["type"]}
+        {
+            "field": _field(e["loc"], params, missing=e["type"] == "missing"),
+            "message": e["msg"],
+            "type": e["type"],
+        }
         for e in error.errors(include_url=False, include_input=False, include_context=False)
     ]
     first = details[0]
@@ -200,40 +204,36 @@ def invalid_params(error: ValidationError, params: Any = None) -> InvalidParamsE
     )
 
 
-def _field(loc: tuple[int | str, ...], params: Any) -> str:
+def _field(loc: tuple[int | str, ...], params: Any, *, missing: bool = False) -> str:
     """The dotted path of ``loc`` through ``params``.
 
     pydantic puts a union member's tag or class name into the location (``parts.0.text.text``,
     ``file.FileWithBytes.bytes``): the path keeps the steps that are keys and indexes of the input
-    and drops the others, except a last one that names a missing field. A tag that is also a key
-    (``text``) could be either, so the reading that needs no missing field wins.
+    and leaves out the others, except the last of a ``missing`` error (the missing field). A tag
+    that is also a key (``text``) could be either; the reading that leaves out least wins.
     """
-    if params is None:
+    if params is None or len(loc) > 16:  # the search doubles per step; schema paths are short
         return rawjson.dotted(loc)
-    found = _walk(params, loc)
-    return rawjson.dotted(found[0] if found else loc)
+    return rawjson.dotted(_walk(params, loc, missing)[0])
 
 
-def _walk(value: Any, loc: tuple[int | str, ...]) -> tuple[tuple[int | str, ...], int] | None:
-    """(path, 1 if its last step is missing from the input else 0), the best reading of ``loc``."""
+def _walk(value: Any, loc: tuple[int | str, ...], missing: bool) -> tuple[tuple[int | str, ...], int]:
+    """(path, cost) of the cheapest reading of ``loc`` over ``value``: a step left out costs 1,
+    a last step left out 2 (it is what the error is about, so it goes only if nothing fits)."""
     if not loc:
         return (), 0
     step, rest = loc[0], loc[1:]
-    options: list[tuple[tuple[int | str, ...], int]] = []
     in_object = isinstance(value, dict) and step in value
     in_array = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
-    if in_object or in_array:
-        child = _walk(value[step], rest)
-        if child is not None:
-            options.append(((step, *child[0]), child[1]))
     if not rest:
-        # A step missing from an object is the missing field; below a scalar it is a tag.
-        options.append(((step,), 1) if isinstance(value, dict) else ((), 0))
-    else:
-        skipped = _walk(value, rest)
-        if skipped is not None:
-            options.append(skipped)
-    return min(options, key=lambda option: option[1]) if options else None
+        found = in_object or in_array or (missing and isinstance(value, dict))
+        return ((step,), 0) if found else ((), 2)
+    options = [_walk(value, rest, missing)]
+    options[0] = (options[0][0], options[0][1] + 1)
+    if in_object or in_array:
+        path, cost = _walk(value[step], rest, missing)
+        options.insert(0, ((step, *path), cost))
+    return min(options, key=lambda option: option[1])
 
 
 def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:

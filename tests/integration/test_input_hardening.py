@@ -248,6 +248,29 @@ async def test_wrong_typed_scalars_are_refused_not_coerced(
     assert first_field(error) == field
 
 
+UNION_FIELDS = [
+    ([{"kind": "text"}], "message.parts.0.text"),
+    ([{"kind": "text", "text": "ok", "metadata": 5}], "message.parts.0.metadata"),
+    ([{"kind": "data", "data": 5}], "message.parts.0.data"),
+    ([{"kind": "file", "file": {"uri": 5}}], "message.parts.0.file.uri"),
+    ([{"kind": "file", "file": {"bytes": 5}}], "message.parts.0.file.bytes"),
+    ([{"kind": "file", "file": {"name": "a.txt"}}], "message.parts.0.file.uri"),
+    ([{"kind": "file", "file": 5}], "message.parts.0.file"),
+    ([{"kind": "text", "text": "ok"}, {"kind": "video"}], "message.parts.1"),
+]
+
+
+@pytest.mark.parametrize(("parts", "field"), UNION_FIELDS, ids=[f for _, f in UNION_FIELDS])
+async def test_error_fields_name_the_clients_keys_not_union_tags(
+    client: httpx.AsyncClient, stack: Stack, parts: list[Any], field: str
+) -> None:
+    # pydantic's locations carry the part's tag and the file variant's class name
+    # (message.parts.0.text.text, ...file.FileWithBytes.bytes); data.field is the input's path.
+    error = await refused(client, stack, rpc("message/send", {"message": {**message(), "parts": parts}}))
+    assert [d["field"] for d in error["data"]] == [field]
+    assert error["message"].startswith(f"Invalid params: {field}: ")
+
+
 def file_part(**file: Any) -> dict[str, Any]:
     return {"message": {**message(), "parts": [{"kind": "file", "file": {"mimeType": "text/plain", **file}}]}}
 
