@@ -30,6 +30,7 @@ from a2a_core.worker import RunInProgressError, Worker
 
 if TYPE_CHECKING:
     from a2a_core.dev_guard import DevDoors
+    from a2a_core.local.journal import WriteJournal
     from a2a_core.local.moto_server import LocalAws
     from a2a_core.local.state import StateDir
 
@@ -163,8 +164,8 @@ def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | 
     kept = "nothing: --fresh, it starts empty and forgets everything when it stops"
     closers: list[Callable[[], None]] = []
     if state is not None:
-        kept = _restore(state, aws)
-        closers.append(state.close)
+        kept, journal = _restore(state, aws)
+        closers.extend([journal.close, state.close])
     adapters = build_aws_adapters(settings, aws.clients)
     # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
     signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
@@ -208,9 +209,9 @@ def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | 
     return stack
 
 
-def _restore(state: StateDir, aws: LocalAws) -> str:
+def _restore(state: StateDir, aws: LocalAws) -> tuple[str, WriteJournal]:
     """Replay the state's journal into the fresh emulator and journal from now on; the banner's
-    account of it."""
+    account of it, and the journal."""
     from a2a_core.local.journal import WriteJournal, restore
 
     restored = restore(
@@ -227,7 +228,7 @@ def _restore(state: StateDir, aws: LocalAws) -> str:
     kept = f"persistent at {state.path} ({restored.tasks} task(s) restored; --fresh starts empty)"
     if restored.failed:
         kept += f"; {restored.failed} journal entries could not be replayed (see the log)"
-    return kept
+    return kept, journal
 
 
 async def _resume(service: A2AService, broker: Broker, aws: LocalAws) -> None:

@@ -115,6 +115,12 @@ def test_an_explicit_refusal_of_unauthenticated_access_is_honoured() -> None:
     assert dev_auth(Settings.from_env({})).settings.allow_unauthenticated
 
 
+def test_a_partial_jwt_configuration_is_refused_not_replaced_by_the_local_issuer() -> None:
+    settings = Settings.from_env({"A2A_AUTH_MODE": "jwt", "A2A_JWT_AUDIENCE": "api://mine"})
+    with pytest.raises(SettingsError, match="A2A_JWT_AUDIENCE set without an issuer"):
+        dev_auth(settings)
+
+
 def test_the_banner_says_what_is_kept(stacks: list[DevStack]) -> None:
     fresh = local(stacks, {})
     assert "--fresh, it starts empty" in banner("http://127.0.0.1:1/", fresh.description, kept=fresh.kept)

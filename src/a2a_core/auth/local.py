@@ -85,6 +85,16 @@ def _jwt(settings: Settings) -> DevAuth:
             ],
             '-H "authorization: Bearer $A2A_TOKEN" ',
         )
+    partial = sorted(
+        f"A2A_{name.upper()}"
+        for name in ("jwt_audience", "jwt_algorithms")
+        if name in settings.model_fields_set
+    )
+    if partial:  # the local issuer would replace them
+        raise SettingsError(
+            f"{', '.join(partial)} set without an issuer: set A2A_JWT_ISSUER and A2A_JWT_JWKS_URL (or "
+            "A2A_JWT_JWKS_FILE), or unset them to use dev's local test issuer"
+        )
     from a2a_core.auth.testing import LocalIssuer
 
     issuer = LocalIssuer()

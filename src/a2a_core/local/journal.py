@@ -70,6 +70,8 @@ class WriteJournal:
                 return call(operation, params)
             line = _line(service, operation, params)  # before the call: an entry we cannot write
             with self._lock:  # is a write we do not make
+                if self._fd < 0:
+                    raise RuntimeError(f"the journal {self.path} is closed: dev is stopping")
                 result = call(operation, params)
                 os.write(self._fd, line)
             return result
@@ -78,12 +80,14 @@ class WriteJournal:
         return client
 
     def close(self) -> None:
-        os.close(self._fd)
+        """Stop journaling; a write attempted afterwards is refused, not made unrecorded."""
+        with self._lock:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
 
 
-def restore(
-    path: Path, *, dynamodb: Any, s3: Any, table: str, bucket: str, now: float
-) -> Restored:
+def restore(path: Path, *, dynamodb: Any, s3: Any, table: str, bucket: str, now: float) -> Restored:
     """Replay ``path`` into the (fresh) emulator behind the clients, then compact it to what the
     table and bucket hold. Items past their TTL are dropped, as DynamoDB's sweep would."""
     clients = {"dynamodb": dynamodb, "s3": s3}
