@@ -55,12 +55,13 @@ typecheck: setup
 pytest: setup
 	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
 
-# The docs page test drives Debian's chromium (playwright-core never downloads a browser).
+# The docs page test drives Debian's chromium (playwright-core never downloads a browser); the
+# dev banner test runs its curl command as printed.
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
+	@if [ ! -x /usr/bin/chromium ] || ! command -v curl >/dev/null; then \
 		SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 		$$SUDO apt-get update && \
-		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium curl; \
 	fi
 
 test: browser lint typecheck pytest

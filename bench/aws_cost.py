@@ -230,8 +230,10 @@ def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
     meter = Meter()
     original = aws_clients.build_clients
 
-    def metered(region: str, endpoint_url: str | None = None) -> aws_clients.AwsClients:
-        built = original(region, endpoint_url)
+    def metered(
+        region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
+    ) -> aws_clients.AwsClients:
+        built = original(region, endpoint_url, credentials=credentials)
         for client in (built.dynamodb, built.sqs, built.s3):
             meter.attach(client)
         return built
@@ -248,6 +250,9 @@ def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
             "A2A_BUCKET_NAME": aws.names.bucket,
             "A2A_AGENT": "a2a_core.examples.echo:agent",
             "A2A_ALLOW_UNAUTHENTICATED": "true",
+            # The handlers take the usual credential chain, as in AWS; moto accepts any.
+            "AWS_ACCESS_KEY_ID": os.environ.get("AWS_ACCESS_KEY_ID", "testing"),
+            "AWS_SECRET_ACCESS_KEY": os.environ.get("AWS_SECRET_ACCESS_KEY", "testing"),
         }
     )
     invocations = Invocations()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
+# The push function's clients (KMS, the table) take the usual credential chain; moto accepts any.
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 
 from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
 from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402

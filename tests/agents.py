@@ -15,6 +15,9 @@ client matrix (tests/clients/) runs it on our server, and a2a-sdk's reference se
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+
+from pydantic import JsonValue
 
 from a2a_core.core.executor import TaskContext
 from a2a_core.types import Role
@@ -61,3 +64,37 @@ async def scripted(ctx: TaskContext) -> str | None:
         await ctx.ask(WAIT_QUESTION)
         return None
     return await slow(ctx)
+
+
+async def durable(ctx: TaskContext) -> str | None:
+    """For the dev restart tests. ``hold=PATH``: the first run creates PATH, reports that it
+    started, and then works for an hour (the test kills dev meanwhile); a run that finds PATH
+    completes at once. ``ask``: asks for input. Anything else counts its turns in the context
+    store and completes with ``"<text> (turn N of this context)"``."""
+    text = ctx.text
+    marker = options(text).get("hold")
+    if marker is not None:
+        if await asyncio.to_thread(_claim_marker, Path(marker)):
+            return f"resumed: {text}"
+        await ctx.update("started")
+        await asyncio.sleep(3600)
+        return "not reached"
+    if text == "ask":
+        await ctx.ask("What next?")
+        return None
+    state = await ctx.change_context(_one_more_turn)
+    assert isinstance(state, dict)
+    return f"{text} (turn {state['turns']} of this context)"
+
+
+def _claim_marker(path: Path) -> bool:
+    """Whether ``path`` existed; creates it if not."""
+    if path.exists():
+        return True
+    path.touch()
+    return False
+
+
+def _one_more_turn(current: JsonValue) -> JsonValue:
+    turns = current.get("turns", 0) if isinstance(current, dict) else 0
+    return {"turns": (turns if isinstance(turns, int) else 0) + 1}

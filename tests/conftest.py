@@ -1,11 +1,17 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.local.moto_server import LocalAws, create_resources, start_local_aws
+
+# The Lambda handlers under test build their clients from the usual credential chain, as in AWS;
+# moto accepts any credentials. (`a2a-serverless dev` gives its emulator clients their own.)
+os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
+os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 
 
 @pytest.fixture

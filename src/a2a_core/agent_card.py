@@ -18,6 +18,7 @@ from a2a_core.settings import Settings
 from a2a_core.types import (
     AgentCapabilities,
     AgentCard,
+    AgentExtension,
     AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
@@ -54,6 +55,20 @@ def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAut
     return None
 
 
+# The 0.2.5 card has no field for what a FilePart's uri may be; an informational extension says it.
+FILE_URI_EXTENSION = "urn:a2a-serverless:file-uri-schemes:v1"
+
+
+def file_uri_extension(schemes: list[str]) -> AgentExtension:
+    return AgentExtension(
+        uri=FILE_URI_EXTENSION,
+        description="FilePart uri values must use one of these schemes: "
+        + (", ".join(schemes) or "none (send file contents as bytes)"),
+        required=False,
+        params={"fileUriSchemes": list(schemes)},
+    )
+
+
 class CardBuilder:
     def __init__(self, settings: Settings, *, streaming: bool, push_notifications: bool) -> None:
         self.settings = settings
@@ -61,6 +76,7 @@ class CardBuilder:
             streaming=streaming,
             push_notifications=push_notifications,
             state_transition_history=True,
+            extensions=[file_uri_extension(settings.file_uri_schemes)],
         )
         self._cache: dict[CardKey, bytes] = {}
         self._extended_cache: dict[CardKey, bytes] = {}

@@ -9,6 +9,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from a2a_core import keys_cli
 from a2a_core.client import cli as client_cli
@@ -29,6 +30,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         "process only; aws = real resources named by A2A_* variables",
     )
     dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    kept = dev.add_mutually_exclusive_group()
+    kept.add_argument(
+        "--state-dir",
+        type=Path,
+        help="local backend: keep tasks, contexts and push configs in this directory across restarts, "
+        "and resume runs that were in flight when dev stopped (default: .a2a-dev)",
+    )
+    kept.add_argument(
+        "--fresh",
+        action="store_true",
+        help="local backend: start empty and keep nothing (the state directory is left alone)",
+    )
+    dev.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages from this origin (https://app.example.com:3000) call the server, with "
+        "CORS; repeatable. Other cross-origin browser requests are refused",
+    )
     dev.add_argument(
         "--auth",
         choices=["none", "api_key", "jwt"],
@@ -55,18 +76,24 @@ def run_dev(args: argparse.Namespace) -> int:
 
     from a2a_core.compose import load_agent
     from a2a_core.dev import banner, bind, build_dev_stack
+    from a2a_core.dev_guard import DevDoors
+    from a2a_core.local.state import DEFAULT_STATE_DIR
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     backend = args.backend or os.environ.get("A2A_BACKEND") or "local"
+    if backend != "local" and (args.state_dir or args.fresh):
+        raise SettingsError(f"--state-dir and --fresh are for the local backend, not {backend}")
+    state_dir = None if backend != "local" or args.fresh else args.state_dir or Path(DEFAULT_STATE_DIR)
     settings = Settings.from_env(agent=args.agent, backend=backend, auth_mode=args.auth)
     sock = bind(args.host, args.port)
     try:
-        stack = build_dev_stack(settings, load_agent(settings.agent))
+        host, port = sock.getsockname()[:2]
+        doors = DevDoors.build((args.host, host), args.cors_origin)
+        stack = build_dev_stack(settings, load_agent(settings.agent), doors=doors, state_dir=state_dir)
     except BaseException:
         sock.close()
         raise
-    host, port = sock.getsockname()[:2]
-    print(banner(f"http://{host}:{port}/", stack.description, stack.auth), flush=True)
+    print(banner(f"http://{host}:{port}/", stack.description, stack.auth, stack.kept), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):

@@ -79,6 +79,7 @@ def build_server(
             max_parts_per_message=settings.max_parts_per_message,
             max_text_part_chars=settings.max_text_part_chars,
             max_history_length=settings.max_history_length,
+            file_uri_schemes=tuple(settings.file_uri_schemes),
         ),
         push=push,
     )

@@ -10,8 +10,10 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable, Coroutine
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
@@ -25,10 +27,13 @@ from a2a_core.core.executor import AgentExecutor
 from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
 from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.server import AgentServer
-from a2a_core.settings import Settings
+from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
+    from a2a_core.dev_guard import DevDoors
+    from a2a_core.local.journal import WriteJournal
     from a2a_core.local.moto_server import LocalAws
+    from a2a_core.local.state import StateDir
 
 logger = logging.getLogger(__name__)
 
@@ -46,24 +51,41 @@ class DevStack:
     local_aws: LocalAws | None = None
     background: list[Background] = field(default_factory=list)
     auth: DevAuth | None = None  # how callers authenticate, for the banner
+    kept: str = "nothing: this process only"  # what survives a restart, for the banner
+    startup: list[Callable[[], Awaitable[object]]] = field(default_factory=list)  # before background
+    closers: list[Callable[[], None]] = field(default_factory=list)  # after everything stopped
 
 
-def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
+def build_dev_stack(
+    settings: Settings, agent: AgentExecutor, *, doors: DevDoors | None = None, state_dir: Path | None = None
+) -> DevStack:
     """The API plus whatever feeds its worker, for ``settings.backend``:
 
     - memory: in-process store and queue, a loop hands operations to the worker;
     - local: moto's server started in-process; the worker and dead-letter Lambda handlers are
-      driven by SQS pollers, exactly as event source mappings drive them in AWS;
+      driven by SQS pollers, exactly as event source mappings drive them in AWS. With
+      ``state_dir`` what it stores is kept there across restarts (`a2a_core.local.journal`), and
+      runs in flight when the last process died are resumed; without, it starts empty;
     - aws: real resources from the A2A_* settings; only the API runs here (the deployed worker
       Lambda consumes the queue).
+
+    ``doors`` guards the server's Host, Origin and content types (`a2a_core.dev_guard`).
     """
     auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
-    builders = {"memory": _memory_stack, "local": _local_stack, "aws": _aws_stack}
+    if state_dir is not None and settings.backend != "local":
+        raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")
+    builders = {
+        "memory": _memory_stack,
+        "local": lambda s, a: _local_stack(s, a, state_dir),
+        "aws": _aws_stack,
+    }
     stack = builders[settings.backend](auth.settings, agent)
     stack.auth = auth
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for step in stack.startup:
+            await step()
         stop = asyncio.Event()
         tasks = [asyncio.create_task(job(stop)) for job in stack.background]
         try:
@@ -75,8 +97,12 @@ def build_dev_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
             await asyncio.gather(*tasks, return_exceptions=True)
             if stack.local_aws is not None:
                 stack.local_aws.stop()
+            for close in stack.closers:
+                close()
 
     stack.app = create_app(stack.service, lifespan=lifespan)
+    if doors is not None:
+        doors.install(stack.app)
     return stack
 
 
@@ -91,7 +117,29 @@ def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     return stack
 
 
-def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
+# What the local backend creates itself; naming them for it would be silently overridden.
+_LOCAL_RESOURCES = ("aws_endpoint_url", "table_name", "queue_url", "dlq_url", "bucket_name", "push_dlq_url")
+
+
+def _local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+    from a2a_core.local.state import StateDir
+
+    named = [ENV_PREFIX + name.upper() for name in _LOCAL_RESOURCES if name in settings.model_fields_set]
+    if named:
+        raise SettingsError(
+            f"{', '.join(named)} name AWS resources, which the local backend creates itself: unset "
+            "them, or use --backend aws to use those resources"
+        )
+    state = StateDir(state_dir) if state_dir is not None else None
+    try:
+        return _local_stack_in(settings, agent, state)
+    except BaseException:
+        if state is not None:
+            state.close()
+        raise
+
+
+def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
     from a2a_core.compose import build_aws_adapters, build_context_store
     from a2a_core.local.moto_server import start_local_aws
@@ -99,22 +147,29 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     from a2a_core.local.stream_poller import local_push_poller
     from a2a_core.push.signing import LocalSigner
 
-    aws = start_local_aws()
+    aws = start_local_aws("a2a-dev" if state is not None else None, settings.aws_region)
+    # Dev only, and only unless the variable says otherwise: webhooks on this machine
+    # (http://127.0.0.1:...) are the point of dev.
+    loopback = "push_allow_insecure_loopback" in settings.model_fields_set
     settings = settings.model_copy(
         update={
             "aws_endpoint_url": aws.endpoint_url,
-            "aws_region": aws.region,
             "table_name": aws.names.table,
             "queue_url": aws.names.queue_url,
             "dlq_url": aws.names.dlq_url,
             "bucket_name": aws.names.bucket,
             "push_dlq_url": aws.names.push_dlq_url,
-            # Dev only: webhooks on this machine (http://127.0.0.1:...) are the point of dev.
-            "push_allow_insecure_loopback": True,
+            "push_allow_insecure_loopback": settings.push_allow_insecure_loopback if loopback else True,
         }
     )
+    kept = "nothing: --fresh, it starts empty and forgets everything when it stops"
+    closers: list[Callable[[], None]] = []
+    if state is not None:
+        kept, journal = _restore(state, aws)
+        closers.extend([journal.close, state.close])
     adapters = build_aws_adapters(settings, aws.clients)
-    signer = LocalSigner()  # moto's KMS holds no key of ours; the JWKS serves this one
+    # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
+    signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
     service = build_server(
         settings,
         store=NotifyingTaskStore(adapters.store),
@@ -143,10 +198,45 @@ def _local_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     ]
     description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
     stack = DevStack(service, worker, create_app(service), adapters.broker, description, local_aws=aws)
+    stack.kept, stack.closers = kept, closers
     stack.background.extend(poller.run for poller in pollers)
     if settings.push_enabled:  # the push function, fed by the table's stream
-        stack.background.append(local_push_poller(settings, aws, signer).run)
+        push_poller = local_push_poller(settings, aws, signer)
+        if state is not None:
+            push_poller.skip_existing()  # the restored history was notified before
+        stack.background.append(push_poller.run)
+    if state is not None:
+        stack.startup.append(lambda: _resume(service, adapters.broker, aws))
     return stack
+
+
+def _restore(state: StateDir, aws: LocalAws) -> tuple[str, WriteJournal]:
+    """Replay the state's journal into the fresh emulator and journal from now on; the banner's
+    account of it, and the journal."""
+    from a2a_core.local.journal import WriteJournal, restore
+
+    restored = restore(
+        state.journal,
+        dynamodb=aws.clients.dynamodb,
+        s3=aws.clients.s3,
+        table=aws.names.table,
+        bucket=aws.names.bucket,
+        now=time.time(),
+    )
+    journal = WriteJournal(state.journal)
+    journal.attach(aws.clients.dynamodb)
+    journal.attach(aws.clients.s3)
+    kept = f"persistent at {state.path} ({restored.tasks} task(s) restored; --fresh starts empty)"
+    if restored.failed:
+        kept += f"; {restored.failed} journal entries could not be replayed (see the log)"
+    return kept, journal
+
+
+async def _resume(service: AgentServer, broker: Broker, aws: LocalAws) -> None:
+    from a2a_core.local.recovery import resume_runs, unfinished_tasks
+
+    task_ids = await asyncio.to_thread(unfinished_tasks, aws.clients.dynamodb, aws.names.table)
+    await resume_runs(service.ledger, broker, task_ids)
 
 
 def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
@@ -165,7 +255,9 @@ def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
         push_store=adapters.push_store,
     )
     description = f"AWS (table {settings.table_name}; the deployed worker Lambda runs the agent)"
-    return DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)
+    stack = DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)
+    stack.kept = "in AWS, by the deployed table"
+    return stack
 
 
 async def run_worker_loop(broker: InMemoryBroker, worker: Worker) -> None:
@@ -202,7 +294,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def banner(url: str, backend: str = "", auth: DevAuth | None = None) -> str:
+def banner(url: str, backend: str = "", auth: DevAuth | None = None, kept: str = "") -> str:
     credentials = auth.curl_header if auth else ""
     curl = (
         f'curl -s {url} {credentials}-H \'content-type: application/json\' -d \'{{"jsonrpc":"2.0","id":1,'
@@ -213,6 +305,7 @@ def banner(url: str, backend: str = "", auth: DevAuth | None = None) -> str:
         f"A2A agent listening on {url}\n"
         f"Agent card: {url}.well-known/agent-card.json\n"
         f"Tasks in:   {backend}\n"
+        + (f"Kept:       {kept}\n" if kept else "")
         + "".join(f"{line}\n" for line in (auth.lines if auth else []))
         + f"Try it:     {curl}\n"
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from a2a_core import rawjson
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import (
     A2AError,
@@ -24,12 +25,12 @@ from a2a_core.core.errors import (
     JSONParseError,
     MethodNotFoundError,
 )
+from a2a_core.types.scalars import WIRE_INPUT
 
 logger = logging.getLogger(__name__)
 
 RequestId = str | int | None
-# Deeper requests are refused: no A2A request needs it, and deeper values break the JSON parser
-# (RecursionError) or serialization when the task is stored (pydantic stops at 255 levels).
+# Deeper requests are refused (see `rawjson`): no A2A request needs it.
 MAX_JSON_DEPTH = 64
 
 
@@ -82,19 +83,19 @@ class Dispatcher:
     def parse(self, body: bytes) -> Call:
         """Validate a request body; raises `RequestError` carrying the id it could read."""
         try:
-            payload = json.loads(body)
+            payload = rawjson.parse(body, max_depth=MAX_JSON_DEPTH, wanted=("id",))
+        except rawjson.TooDeepError as error:
+            raise RequestError(_readable_id(error.top_level), _too_deep_error(error.path)) from None
         except (ValueError, UnicodeDecodeError) as error:
             raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
-        except RecursionError:
-            raise RequestError(None, _too_deep_error()) from None
         if not isinstance(payload, dict):
             kind = "Batch requests are not supported" if isinstance(payload, list) else "not an object"
             raise RequestError(None, InvalidRequestError(f"Request must be a JSON-RPC object ({kind})"))
-        request_id = payload.get("id")
-        if request_id is not None and (isinstance(request_id, bool) or not isinstance(request_id, str | int)):
-            raise RequestError(None, InvalidRequestError("Request id must be a string, an integer or null"))
-        if _deeper_than(payload, MAX_JSON_DEPTH):
-            raise RequestError(request_id, _too_deep_error())
+        request_id = _readable_id(payload)
+        if request_id is None and payload.get("id") is not None:
+            raise RequestError(
+                None, InvalidRequestError("Request id must be a string (of Unicode text), an integer or null")
+            )
         if payload.get("jsonrpc") != "2.0":
             raise RequestError(request_id, InvalidRequestError('Field "jsonrpc" must be exactly "2.0"'))
         name = payload.get("method")
@@ -107,10 +108,12 @@ class Dispatcher:
         if not isinstance(params, dict):
             detail = "is required" if params is None else "must be an object"
             raise RequestError(request_id, InvalidParamsError(f'Field "params" {detail} for {name}'))
+        if rawjson.may_hold_surrogates(body) and (path := rawjson.lone_surrogate_path(params)) is not None:
+            raise RequestError(request_id, _not_unicode_error(path))
         try:
-            return Call(request_id, name, method.params.model_validate(params))
+            return Call(request_id, name, method.params.model_validate(params, context=WIRE_INPUT))
         except ValidationError as error:
-            raise RequestError(request_id, invalid_params(error)) from None
+            raise RequestError(request_id, invalid_params(error, params)) from None
 
     async def dispatch(self, body: bytes, caller: Caller) -> bytes | StreamReply:
         """The JSON response body for a request body, or a stream for a streaming method.
@@ -152,23 +155,29 @@ async def _guarded(items: AsyncIterator[StreamItem], method: str) -> AsyncIterat
         yield StreamItem(None, error=InternalError())
 
 
-def _deeper_than(value: object, limit: int) -> bool:
-    pending: list[tuple[object, int]] = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        for child in children:
-            if isinstance(child, dict | list):
-                if depth >= limit:
-                    return True
-                pending.append((child, depth + 1))
-    return False
+def _readable_id(payload: Mapping[str, Any]) -> RequestId:
+    """The request's id when it has a valid one; None otherwise (and for an explicit null)."""
+    request_id = payload.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+        return None
+    if isinstance(request_id, str) and rawjson.lone_surrogate_path(request_id) is not None:
+        return None
+    return request_id
 
 
-def _too_deep_error() -> InvalidRequestError:
+def _too_deep_error(path: rawjson.Path) -> InvalidRequestError:
     return InvalidRequestError(
         f"Request nests objects and arrays deeper than {MAX_JSON_DEPTH} levels",
-        data={"maxDepth": MAX_JSON_DEPTH},
+        data={"field": rawjson.dotted(path), "maxDepth": MAX_JSON_DEPTH},
+    )
+
+
+def _not_unicode_error(path: rawjson.Path) -> InvalidParamsError:
+    field = rawjson.dotted(path)
+    message = "Text must be valid Unicode: a lone UTF-16 surrogate (\\ud800-\\udfff) is not a character"
+    return InvalidParamsError(
+        f"Invalid params: {field}: {message}",
+        data=[{"field": field, "message": message, "type": "string_unicode"}],
     )
 
 
@@ -179,15 +188,53 @@ class RequestError(Exception):
         self.error = error
 
 
-def invalid_params(error: ValidationError) -> InvalidParamsError:
+def invalid_params(error: ValidationError, params: Any = None) -> InvalidParamsError:
+    """-32602 with one ``{field, message, type}`` per problem; ``params`` (the input) lets the
+    field paths name only the input's own keys and indexes, not union tags."""
     details = [
-        {"field": ".".join(str(part) for part in e["loc"]), "message": e["msg"], "type": e["type"]}
+        {
+            "field": _field(e["loc"], params, missing=e["type"] == "missing"),
+            "message": e["msg"],
+            "type": e["type"],
+        }
         for e in error.errors(include_url=False, include_input=False, include_context=False)
     ]
     first = details[0]
     return InvalidParamsError(
         f"Invalid params: {first['field'] or 'params'}: {first['message']}", data=details
     )
+
+
+def _field(loc: tuple[int | str, ...], params: Any, *, missing: bool = False) -> str:
+    """The dotted path of ``loc`` through ``params``.
+
+    pydantic puts a union member's tag or class name into the location (``parts.0.text.text``,
+    ``file.FileWithBytes.bytes``): the path keeps the steps that are keys and indexes of the input
+    and leaves out the others, except the last of a ``missing`` error (the missing field). A tag
+    that is also a key (``text``) could be either; the reading that leaves out least wins.
+    """
+    if params is None or len(loc) > 16:  # the search doubles per step; schema paths are short
+        return rawjson.dotted(loc)
+    return rawjson.dotted(_walk(params, loc, missing)[0])
+
+
+def _walk(value: Any, loc: tuple[int | str, ...], missing: bool) -> tuple[tuple[int | str, ...], int]:
+    """(path, cost) of the cheapest reading of ``loc`` over ``value``: a step left out costs 1,
+    a last step left out 2 (it is what the error is about, so it goes only if nothing fits)."""
+    if not loc:
+        return (), 0
+    step, rest = loc[0], loc[1:]
+    in_object = isinstance(value, dict) and step in value
+    in_array = isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value)
+    if not rest:
+        found = in_object or in_array or (missing and isinstance(value, dict))
+        return ((step,), 0) if found else ((), 2)
+    options = [_walk(value, rest, missing)]
+    options[0] = (options[0][0], options[0][1] + 1)
+    if in_object or in_array:
+        path, cost = _walk(value[step], rest, missing)
+        options.insert(0, ((step, *path), cost))
+    return min(options, key=lambda option: option[1])
 
 
 def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:

@@ -12,9 +12,10 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from a2a_core.types import AgentProvider, AgentSkill
+from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, SCHEME
 
 ENV_PREFIX = "A2A_"
 
@@ -115,9 +116,20 @@ class Settings(BaseModel):
     max_text_part_chars: int = Field(default=200_000, ge=1)
     # Larger historyLength values (and an omitted one) are clamped to this.
     max_history_length: int = Field(default=1000, ge=1)
+    # URI schemes a client's FilePart may point at (the card lists them); others are -32602.
+    file_uri_schemes: list[str] = Field(default_factory=lambda: list(DEFAULT_FILE_URI_SCHEMES))
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)
+
+    @field_validator("file_uri_schemes")
+    @classmethod
+    def _schemes(cls, schemes: list[str]) -> list[str]:
+        lowered = [scheme.lower() for scheme in schemes]
+        bad = [scheme for scheme in lowered if not SCHEME.match(scheme)]
+        if bad:
+            raise ValueError(f"not URI schemes: {bad}")
+        return list(dict.fromkeys(lowered))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

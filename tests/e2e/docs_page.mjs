@@ -33,6 +33,7 @@ try {
   report.cardName = await page.textContent("#agent-name");
   report.capabilities = await page.locator("#capabilities .badge.on").allTextContents();
   report.auth = await page.textContent("#auth");
+  report.facts = await page.textContent("#card-facts");
 
   const send = async (text) => {
     await page.fill("#message-input", text);

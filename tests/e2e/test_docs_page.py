@@ -79,6 +79,7 @@ def test_a_person_sends_a_message_and_sees_the_reply(echo_server: str, tmp_path:
     assert report["cardName"] == "A2A Agent"
     assert "streaming" in report["capabilities"]
     assert "None declared" in report["auth"]
+    assert "File URIshttp, https, s3" in report["facts"]  # the card's accepted file URI schemes
     assert report["streamedReply"] == "Echo: hello from the browser"
     assert report["polledReply"] == "Echo: and now polled"  # streaming off: message/send + polling
     assert report["state"] == "completed"

@@ -27,8 +27,9 @@ STARTUP_TIMEOUT = 30.0
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """Base URL of a dev server (local backend) with push on and its public URL set."""
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a dev server (local backend, its state in a directory of its own) with push on
+    and its public URL set."""
     port = closed_port()  # free a moment ago; A2A_PUBLIC_URL must name it before the server starts
     url = f"http://127.0.0.1:{port}/"
     env = {
@@ -41,7 +42,7 @@ def server() -> Iterator[str]:
     command = [sys.executable, "-m", "a2a_core.cli", "dev", "--port", str(port), "--agent", MULTITURN_AGENT]
     # A fixed argv of our own interpreter and module.
     process = subprocess.Popen(  # noqa: S603
-        [*command, "--backend", "local"],
+        [*command, "--backend", "local", "--state-dir", str(tmp_path_factory.mktemp("dev-state"))],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -1,7 +1,9 @@
 """Hostile input against the JSON-RPC endpoint: requests shaped like the A2A methods' params (with
-wrong types, unknown kinds, foreign and unknown task ids, hostile webhook URLs), random JSON, and
+wrong types, unknown kinds, foreign and unknown task ids, hostile webhook URLs, lone UTF-16
+surrogates in any text, strings and numbers where the schema wants the other), random JSON, and
 random bytes. Every answer is HTTP 200 and well-formed JSON-RPC (or SSE whose events are), echoes
-a readable id, is never -32603 (an internal error is a bug), and a rejected request changes nothing.
+a readable id, is never -32603 (an internal error is a bug), and a rejected request changes nothing;
+a request with a lone surrogate or a mistyped boolean or integer never gets a result.
 
 Streams are served in the buffered form the Lambda handler uses, with a 20 ms budget, so a stream
 of a task nobody works on still ends. The runs are derandomized: CI sees the same cases each time.
@@ -10,6 +12,7 @@ of a task nobody works on still ends. The runs are derandomized: CI sees the sam
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -108,6 +111,10 @@ def target() -> Iterator[Target]:
 # Strategies over the A2A params shapes.
 
 
+def _not_an_int(value: Any) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
+
+
 def mostly(good: st.SearchStrategy[Any], bad: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     """``good`` nine times in ten: enough well-formed input to get past validation, some not."""
     return rarely(bad, otherwise=good)
@@ -118,17 +125,31 @@ def rarely(rare: st.SearchStrategy[Any], *, otherwise: st.SearchStrategy[Any]) -
     return st.sampled_from([*[otherwise] * 9, rare]).flatmap(lambda chosen: chosen)
 
 
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+# Text with a lone UTF-16 surrogate: json.dumps writes it as a \udXXX escape, which json.loads
+# turns back into a str that cannot be encoded as UTF-8.
+lone_surrogates = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)
+surrogate_texts = st.tuples(st.text(max_size=8), lone_surrogates, st.text(max_size=8)).map("".join)
+texts = rarely(surrogate_texts, otherwise=st.text(max_size=30))
+# Scalars of the wrong JSON type for a field: what lax coercion would have accepted, and more.
+wrong_scalars = (
+    st.sampled_from(["yes", "true", "false", "1", "0", "2", "2.0", "null"])
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.booleans()
+)
+strings = rarely(wrong_scalars | st.none(), otherwise=texts)  # a str field, sometimes mistyped
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | texts
 json_values = st.recursive(
     json_scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
     max_leaves=12,
 )
-texts = st.text(max_size=30)
-task_ids = mostly(st.integers(0, 1).map(lambda i: SEEDED[i]) | texts, st.integers() | st.none())
+task_ids = mostly(st.integers(0, 1).map(lambda i: SEEDED[i]) | texts, wrong_scalars | st.none())
+history_lengths = mostly(st.integers(-3, 10) | st.integers(), wrong_scalars.filter(_not_an_int))
 request_ids = mostly(
     st.none() | st.integers() | texts, st.booleans() | st.floats(allow_nan=False) | st.just({})
 )
+base64_texts = st.binary(max_size=12).map(lambda data: base64.b64encode(data).decode())
 mime_types = st.sampled_from(["text/plain", "application/json", "image/png", "*/*", "text/*", ""]) | texts
 HOSTILE_URLS = [
     "http://127.0.0.1:8080/hook",
@@ -138,22 +159,28 @@ HOSTILE_URLS = [
     "ftp://hooks.example.com/",
     "",
 ]
-urls = mostly(st.just("https://hooks.example.com/a2a"), st.sampled_from(HOSTILE_URLS) | texts)
+urls = mostly(st.just("https://hooks.example.com/a2a"), st.sampled_from(HOSTILE_URLS) | strings)
 schemes = st.lists(st.sampled_from(["Bearer", "Basic", "bearer", "Digest"]) | texts, max_size=3)
 push_configs = st.fixed_dictionaries(
     {"url": urls},
     optional={
-        "id": texts,
-        "token": texts,
-        "authentication": st.fixed_dictionaries({"schemes": schemes}, optional={"credentials": texts}),
+        "id": strings,
+        "token": strings,
+        "authentication": st.fixed_dictionaries({"schemes": schemes}, optional={"credentials": strings}),
     },
 )
 files = st.fixed_dictionaries(
-    {}, optional={"uri": texts, "bytes": texts, "mimeType": mime_types, "name": texts}
+    {},
+    optional={
+        "uri": strings | urls,
+        "bytes": strings | base64_texts,
+        "mimeType": mime_types,
+        "name": strings,
+    },
 )
 parts = mostly(
     st.one_of(
-        st.fixed_dictionaries({"kind": st.just("text"), "text": texts}, optional={"metadata": json_values}),
+        st.fixed_dictionaries({"kind": st.just("text"), "text": strings}, optional={"metadata": json_values}),
         st.fixed_dictionaries({"kind": st.just("file"), "file": files}),
         st.fixed_dictionaries(
             {"kind": st.just("data"), "data": st.dictionaries(texts, json_values, max_size=3)}
@@ -164,13 +191,13 @@ parts = mostly(
 messages = st.fixed_dictionaries(
     {
         "role": mostly(st.just("user"), st.sampled_from(["agent", "system", ""])),
-        "messageId": mostly(texts, st.none()),
+        "messageId": mostly(strings, st.none()),
         "parts": mostly(st.lists(parts, min_size=1, max_size=4), st.just([])),
     },
     optional={
         "kind": st.sampled_from(["message", "task"]),
         "taskId": task_ids,
-        "contextId": texts,
+        "contextId": strings,
         "metadata": json_values,
         "referenceTaskIds": st.lists(texts, max_size=2),
     },
@@ -178,8 +205,10 @@ messages = st.fixed_dictionaries(
 configurations = st.fixed_dictionaries(
     {},
     optional={
-        "blocking": st.booleans() | st.none(),
-        "historyLength": st.integers(-3, 10) | st.integers(),
+        "blocking": mostly(
+            st.booleans() | st.none(), wrong_scalars.filter(lambda v: not isinstance(v, bool))
+        ),
+        "historyLength": history_lengths,
         "acceptedOutputModes": st.lists(mime_types, max_size=3),
         "pushNotificationConfig": push_configs,
     },
@@ -188,18 +217,20 @@ send_params = st.fixed_dictionaries({"message": messages}, optional={"configurat
 PARAMS = {
     "message/send": send_params,
     "message/stream": send_params,
-    "tasks/get": st.fixed_dictionaries({"id": task_ids}, optional={"historyLength": st.integers(-3, 10**6)}),
+    "tasks/get": st.fixed_dictionaries(
+        {"id": task_ids}, optional={"historyLength": history_lengths, "metadata": json_values}
+    ),
     "tasks/cancel": st.fixed_dictionaries({"id": task_ids}),
     "tasks/resubscribe": st.fixed_dictionaries({"id": task_ids}),
     "tasks/pushNotificationConfig/set": st.fixed_dictionaries(
         {"taskId": task_ids, "pushNotificationConfig": push_configs}
     ),
     "tasks/pushNotificationConfig/get": st.fixed_dictionaries(
-        {"id": task_ids}, optional={"pushNotificationConfigId": texts}
+        {"id": task_ids}, optional={"pushNotificationConfigId": strings}
     ),
     "tasks/pushNotificationConfig/list": st.fixed_dictionaries({"id": task_ids}),
     "tasks/pushNotificationConfig/delete": st.fixed_dictionaries(
-        {"id": task_ids, "pushNotificationConfigId": texts}
+        {"id": task_ids, "pushNotificationConfigId": strings}
     ),
 }
 
@@ -227,10 +258,33 @@ def expected_id(payload: Any) -> Any:
     request_id = payload.get("id")
     if request_id is None or isinstance(request_id, bool) or not isinstance(request_id, str | int):
         return None
-    return request_id
+    return None if holds_lone_surrogate(request_id) else request_id
 
 
-def check(target: Target, body: bytes, request_id: Any = UNREADABLE) -> None:
+def holds_lone_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return any(0xD800 <= ord(char) <= 0xDFFF for char in value)
+    if isinstance(value, dict):
+        return any(holds_lone_surrogate(k) or holds_lone_surrogate(v) for k, v in value.items())
+    return isinstance(value, list) and any(map(holds_lone_surrogate, value))
+
+
+def mistyped(params: Any) -> bool:
+    """Whether ``params`` has a boolean or integer field of another JSON type (lax coercion bait)."""
+    if not isinstance(params, dict):
+        return False
+    configuration = params.get("configuration")
+    integers = [params.get("historyLength")]
+    booleans = []
+    if isinstance(configuration, dict):
+        integers.append(configuration.get("historyLength"))
+        booleans.append(configuration.get("blocking"))
+    wrong_integer = any(v is not None and (isinstance(v, bool) or not isinstance(v, int)) for v in integers)
+    return wrong_integer or any(v is not None and not isinstance(v, bool) for v in booleans)
+
+
+def check(target: Target, body: bytes, request_id: Any = UNREADABLE, *, must_refuse: bool = False) -> None:
+    """Post ``body``; ``must_refuse``: the request may not get a result, whatever else is wrong."""
     before = target.state()
     response = target.post(body)
     assert response.status_code == 200, response.text
@@ -249,6 +303,8 @@ def check(target: Target, body: bytes, request_id: Any = UNREADABLE) -> None:
             assert isinstance(error["message"], str)
             assert error["code"] != -32603, error
             assert "Traceback" not in error["message"]
+    if must_refuse:
+        assert all("error" in answer for answer in answers), answers
     if all("error" in answer for answer in answers):
         assert target.state() == before
 
@@ -257,7 +313,8 @@ def check(target: Target, body: bytes, request_id: Any = UNREADABLE) -> None:
 @settings(FUZZ, max_examples=1500)
 def test_schema_shaped_requests(target: Target, request: dict[str, Any]) -> None:
     body = json.dumps(request).encode()
-    check(target, body, expected_id(request))
+    params = request.get("params")
+    check(target, body, expected_id(request), must_refuse=holds_lone_surrogate(params) or mistyped(params))
 
 
 @given(payload=json_values)

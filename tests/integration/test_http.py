@@ -34,6 +34,14 @@ async def test_both_card_paths_serve_the_card_with_a_reachable_url(
         "streaming": True,
         "pushNotifications": False,
         "stateTransitionHistory": True,
+        "extensions": [
+            {
+                "uri": "urn:a2a-serverless:file-uri-schemes:v1",
+                "description": "FilePart uri values must use one of these schemes: http, https, s3",
+                "required": False,
+                "params": {"fileUriSchemes": ["http", "https", "s3"]},
+            }
+        ],
     }
     assert card["defaultInputModes"] == ["text/plain", "application/json"]
 

@@ -8,7 +8,11 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import secrets
+import shlex
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -28,6 +32,11 @@ class DevAuth:
 def dev_auth(settings: Settings) -> DevAuth:
     mode = settings.auth_mode
     if mode == "none":
+        if "allow_unauthenticated" in settings.model_fields_set and not settings.allow_unauthenticated:
+            raise SettingsError(
+                "A2A_ALLOW_UNAUTHENTICATED is false but the auth mode is none: pass --auth api_key or "
+                "--auth jwt, or unset A2A_ALLOW_UNAUTHENTICATED"
+            )
         return DevAuth(
             settings.model_copy(update={"allow_unauthenticated": True}),
             ["Auth:       NONE - anyone who can reach this port can call the agent (try --auth api_key|jwt)"],
@@ -44,9 +53,19 @@ def dev_auth(settings: Settings) -> DevAuth:
 
 def _api_key(settings: Settings) -> DevAuth:
     if settings.api_keys:
-        ids = ", ".join(sorted(settings.api_keys))
+        ids = sorted(settings.api_keys)
+        # The curl example reads the first key from an owner-only file: a key the developer chose
+        # is not printed (terminals end up in screenshots and logs), yet the example works as is.
+        header = _private_file(
+            "x-api-key-header", f"x-api-key: {settings.api_keys[ids[0]].get_secret_value()}\n"
+        )
         return DevAuth(
-            settings, [f"Auth:       API key (x-api-key header); key ids from A2A_API_KEYS: {ids}"]
+            settings,
+            [
+                f"Auth:       API key (x-api-key header); key ids from A2A_API_KEYS: {', '.join(ids)}",
+                f"Key file:   {header} (key {ids[0]!r} as a curl header, readable by you only)",
+            ],
+            f"-H {shlex.quote('@' + header)} ",
         )
     key = secrets.token_urlsafe(24)
     return DevAuth(
@@ -58,7 +77,24 @@ def _api_key(settings: Settings) -> DevAuth:
 
 def _jwt(settings: Settings) -> DevAuth:
     if settings.jwt_issuer or settings.jwt_jwks_url or settings.jwt_jwks_file:
-        return DevAuth(settings, [f"Auth:       JWT bearer tokens from {settings.jwt_issuer}"])
+        return DevAuth(
+            settings,
+            [
+                f"Auth:       JWT bearer tokens from {settings.jwt_issuer}",
+                "Token:      set A2A_TOKEN to one of its tokens for the curl example",
+            ],
+            '-H "authorization: Bearer $A2A_TOKEN" ',
+        )
+    partial = sorted(
+        f"A2A_{name.upper()}"
+        for name in ("jwt_audience", "jwt_algorithms")
+        if name in settings.model_fields_set
+    )
+    if partial:  # the local issuer would replace them
+        raise SettingsError(
+            f"{', '.join(partial)} set without an issuer: set A2A_JWT_ISSUER and A2A_JWT_JWKS_URL (or "
+            "A2A_JWT_JWKS_FILE), or unset them to use dev's local test issuer"
+        )
     from a2a_core.auth.testing import LocalIssuer
 
     issuer = LocalIssuer()
@@ -78,3 +114,13 @@ def _jwt(settings: Settings) -> DevAuth:
         ],
         f"-H 'authorization: Bearer {token}' ",
     )
+
+
+def _private_file(name: str, content: str) -> str:
+    directory = tempfile.mkdtemp(prefix="a2a-dev-")  # 0700
+    path = os.path.join(directory, name)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as out:
+        out.write(content)
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return path

@@ -60,10 +60,13 @@ class AwsClients:
             return self._s3
 
 
-def build_clients(region: str, endpoint_url: str | None = None) -> AwsClients:
+def build_clients(
+    region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
+) -> AwsClients:
     """Clients for ``region``, each built on first use; ``endpoint_url`` points every service at
-    an emulator (moto). Contacts nothing and imports nothing of botocore."""
-    make = client_factory(region, endpoint_url, read_timeout=10)
+    an emulator (moto), and ``credentials`` (key id, secret) replace the usual chain (the
+    emulator's own). Contacts nothing and imports nothing of botocore."""
+    make = client_factory(region, endpoint_url, read_timeout=10, credentials=credentials)
     return AwsClients(
         dynamodb=cast("DynamoDBClient", LazyClient(lambda: make("dynamodb"))),
         sqs=cast("SQSClient", LazyClient(lambda: make("sqs"))),
@@ -71,18 +74,32 @@ def build_clients(region: str, endpoint_url: str | None = None) -> AwsClients:
     )
 
 
-def client_factory(region: str, endpoint_url: str | None, *, read_timeout: float) -> Callable[[str], Any]:
+def client_factory(
+    region: str,
+    endpoint_url: str | None,
+    *,
+    read_timeout: float,
+    credentials: tuple[str, str] | None = None,
+) -> Callable[[str], Any]:
     """``make(service)``: a client for ``service`` sharing one botocore session (credentials from
-    the usual chain: environment, config files, the Lambda role), standard retries. The session
-    is created by the first call; calls are serialized (a session is not thread-safe)."""
+    the usual chain: environment, config files, the Lambda role, unless ``credentials`` are
+    given), standard retries. The session is created by the first call; calls are serialized (a
+    session is not thread-safe)."""
     lock = threading.Lock()
     made: dict[str, Any] = {}
+    key_id, secret = credentials or (None, None)
 
     def make(service: str) -> Any:
         with lock:
             if not made:
                 made.update(_session(region, read_timeout))
-            return made["session"].create_client(service, endpoint_url=endpoint_url, config=made["config"])
+            return made["session"].create_client(
+                service,
+                endpoint_url=endpoint_url,
+                config=made["config"],
+                aws_access_key_id=key_id,
+                aws_secret_access_key=secret,
+            )
 
     return make
 

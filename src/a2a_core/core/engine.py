@@ -26,6 +26,7 @@ from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_termin
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.types import (
     FilePart,
+    FileWithUri,
     Message,
     MessageSendParams,
     Role,
@@ -35,6 +36,7 @@ from a2a_core.types import (
     TaskState,
     TextPart,
 )
+from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, file_uri_refusal
 
 if TYPE_CHECKING:
     from a2a_core.core.push_store import PushConfigs
@@ -61,6 +63,7 @@ class EngineConfig:
     max_parts_per_message: int = 100
     max_text_part_chars: int = 200_000
     max_history_length: int = 1000
+    file_uri_schemes: tuple[str, ...] = DEFAULT_FILE_URI_SCHEMES
 
 
 class TaskEngine:
@@ -84,7 +87,8 @@ class TaskEngine:
         self._check_message(params)
         push = params.configuration.push_notification_config if params.configuration else None
         if push is not None and self.push is not None:
-            await self.push.check(push)  # refused before anything is written
+            # Refused before anything is written.
+            await self.push.check(push, at="configuration.pushNotificationConfig")
         if message.task_id:
             operation, seq = await self._continue(message, push, caller)
             return Submission(operation, None, seq)
@@ -227,6 +231,7 @@ class TaskEngine:
                 f"(it produces {list(self.config.output_modes)})",
                 data={"supportedOutputModes": list(self.config.output_modes)},
             )
+        self._check_file_uris(message)
         inputs = self.config.input_modes
         for part in message.parts:
             mime = part.file.mime_type if isinstance(part, FilePart) else None
@@ -235,6 +240,17 @@ class TaskEngine:
                     f"File part type {mime!r} is not accepted (accepted: {list(inputs)})",
                     data={"supportedInputModes": list(inputs)},
                 )
+
+    def _check_file_uris(self, message: Message) -> None:
+        allowed = self.config.file_uri_schemes
+        for index, part in enumerate(message.parts):
+            if isinstance(part, FilePart) and isinstance(part.file, FileWithUri):
+                reason = file_uri_refusal(part.file.uri, allowed)
+                if reason is not None:
+                    field = f"message.parts.{index}.file.uri"
+                    raise InvalidParamsError(
+                        f"{field} {reason}", data={"field": field, "allowedSchemes": list(allowed)}
+                    )
 
     def _check_size(self, message: Message) -> None:
         """Limits that keep one request from costing the agent (and the table) without bound."""

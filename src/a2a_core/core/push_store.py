@@ -64,8 +64,9 @@ class PushConfigs(Protocol):
     """What the engine needs of push notifications when a message carries a config
     (`a2a_core.push.service.PushConfigService` is the one implementation)."""
 
-    async def check(self, config: PushNotificationConfig) -> None:
-        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered."""
+    async def check(self, config: PushNotificationConfig, *, at: str = "pushNotificationConfig") -> None:
+        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered;
+        ``at`` is where the config sits in the params (the error's ``data.field``)."""
 
     async def attach(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
         """Store a checked config for ``task_id``, within the per-task limit."""

@@ -14,6 +14,11 @@ from a2a_core.aws.resources import ResourceNames, create_all
 REGION = "us-east-1"
 
 
+# moto accepts any credentials; these are given to the emulator's clients only, never put in the
+# environment, where an agent's own AWS calls (a Bedrock model, say) would pick them up.
+CREDENTIALS = ("testing", "testing")
+
+
 @dataclass
 class LocalAws:
     endpoint_url: str
@@ -21,6 +26,7 @@ class LocalAws:
     clients: AwsClients
     names: ResourceNames
     _server: object
+    credentials: tuple[str, str] = CREDENTIALS
 
     def stop(self) -> None:
         self._server.stop()  # type: ignore[attr-defined]
@@ -60,17 +66,13 @@ def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: in
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
     _serialize_dynamodb_writes()
 
-    # Fake credentials so boto3 signs requests; moto accepts any. Only set when absent, and
-    # only the emulator sees them.
-    os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
-    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
     # Recent botocore adds account-based endpoints that moto's streams do not expect.
     os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
-    clients = build_clients(region, endpoint)
+    clients = build_clients(region, endpoint, credentials=CREDENTIALS)
     return LocalAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 

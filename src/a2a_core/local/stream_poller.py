@@ -21,6 +21,7 @@ from a2a_core.local.pollers import LambdaHandler
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_dynamodbstreams import DynamoDBStreamsClient
+    from mypy_boto3_dynamodbstreams.literals import ShardIteratorTypeType
     from mypy_boto3_dynamodbstreams.type_defs import RecordTypeDef
 
     from a2a_core.local.moto_server import LocalAws
@@ -90,6 +91,11 @@ class DynamoDBStreamPoller:
         arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
         return cls(streams, arn, handler, **options)
 
+    def skip_existing(self) -> None:
+        """Start every shard that exists now after its last record: what a restored table was
+        replayed with is not news to the push function."""
+        self._discover_shards("LATEST")
+
     def poll_once(self) -> int:
         """One GetRecords per open shard, each batch handed to the handler; records handled."""
         if not self._iterators or time.monotonic() - self._described > 30:
@@ -120,7 +126,7 @@ class DynamoDBStreamPoller:
             if not handled:
                 await asyncio.sleep(self.idle_seconds)
 
-    def _discover_shards(self) -> None:
+    def _discover_shards(self, position: ShardIteratorTypeType = "TRIM_HORIZON") -> None:
         shards = self.streams.describe_stream(StreamArn=self.stream_arn)["StreamDescription"].get(
             "Shards", []
         )
@@ -130,7 +136,9 @@ class DynamoDBStreamPoller:
                 continue
             # From the start of each new shard: the local table is created with the stream.
             self._iterators[shard_id] = self.streams.get_shard_iterator(
-                StreamArn=self.stream_arn, ShardId=shard_id, ShardIteratorType="TRIM_HORIZON"
+                StreamArn=self.stream_arn,
+                ShardId=shard_id,
+                ShardIteratorType=position,
             )["ShardIterator"]
             self._seen_shards.add(shard_id)
         self._described = time.monotonic()
@@ -164,7 +172,8 @@ def local_push_poller(settings: Settings, aws: LocalAws, signer: Signer) -> Dyna
     from a2a_core.aws.push_stream import push_stream_handler
     from a2a_core.compose import build_push_notifier
 
-    streams = client_factory(aws.region, aws.endpoint_url, read_timeout=10)("dynamodbstreams")
+    make = client_factory(aws.region, aws.endpoint_url, read_timeout=10, credentials=aws.credentials)
+    streams = make("dynamodbstreams")
     handler = push_stream_handler(build_push_notifier(settings, aws.clients, signer=signer))
     return DynamoDBStreamPoller.for_table(
         aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region

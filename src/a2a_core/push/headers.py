@@ -32,7 +32,8 @@ def authorization(config: PushNotificationConfig) -> str | None:
     if scheme is None:
         raise WebhookRefusedError(
             f"authentication.schemes {auth.schemes} has no scheme this agent can send credentials "
-            "with (Bearer, Basic)"
+            "with (Bearer, Basic)",
+            field="authentication.schemes",
         )
     return f"{scheme} {auth.credentials}"
 

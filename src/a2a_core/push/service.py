@@ -40,14 +40,16 @@ class PushConfigService:
         self.policy = policy
         self.max_configs_per_task = max_configs_per_task
 
-    async def check(self, config: PushNotificationConfig) -> None:
-        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered."""
+    async def check(self, config: PushNotificationConfig, *, at: str = "pushNotificationConfig") -> None:
+        """Raise `InvalidParamsError` with the reason if ``config`` could never be delivered;
+        ``at`` is where the config sits in the params, for the error's ``data.field``."""
         try:
             authorization(config)
             await self.policy.check(config.url)
         except WebhookRefusedError as error:
             raise InvalidParamsError(
-                f"pushNotificationConfig refused: {error}", data={"field": "url", "reason": str(error)}
+                f"pushNotificationConfig refused: {error}",
+                data={"field": f"{at}.{error.field}", "reason": str(error)},
             ) from None
 
     async def attach(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:

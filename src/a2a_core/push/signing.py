@@ -66,6 +66,14 @@ class LocalSigner(Signer):
     async def public_jwk(self) -> dict[str, Any]:
         return dict(self._public)
 
+    def private_pem(self) -> bytes:
+        """The key as unencrypted PKCS#8 PEM, for a local store that keeps it between runs."""
+        from cryptography.hazmat.primitives import serialization
+
+        return self._key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        )
+
 
 async def encode_jwt(signer: Signer, claims: dict[str, Any]) -> str:
     """A compact JWS of ``claims`` with header ``{"alg": "ES256", "typ": "JWT", "kid": ...}``."""

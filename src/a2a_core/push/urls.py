@@ -33,7 +33,11 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 class WebhookRefusedError(ValueError):
     """The webhook (its URL or a header value) is refused; the message says why and is shown to
-    the client."""
+    the client. ``field`` names the config field at fault (``url``, ``token``, ...)."""
+
+    def __init__(self, message: str, *, field: str = "url") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class UnresolvableHostError(WebhookRefusedError):
@@ -155,7 +159,7 @@ def refusal(address: IPAddress) -> str | None:
 def check_header_value(name: str, value: str) -> None:
     """Refuse values that would split or corrupt an HTTP header (CR, LF, other control bytes)."""
     if _CONTROL.search(value):
-        raise WebhookRefusedError(f"{name} must not contain control characters (CR, LF, ...)")
+        raise WebhookRefusedError(f"{name} must not contain control characters (CR, LF, ...)", field=name)
 
 
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, StrictBool, StrictInt
 
 from a2a_core.types._base import A2ABaseModel
 from a2a_core.types.push import PushNotificationConfig
@@ -20,7 +20,7 @@ class TaskQueryParams(A2ABaseModel):
     """Parameters for querying a task, including optional history length."""
 
     id: str
-    history_length: int | None = Field(default=None, ge=0)
+    history_length: StrictInt | None = Field(default=None, ge=0)
     metadata: dict[str, Any] | None = None
 
 
@@ -29,8 +29,8 @@ class MessageSendConfiguration(A2ABaseModel):
 
     # The schema requires acceptedOutputModes, but real clients omit it.
     accepted_output_modes: list[str] | None = None
-    blocking: bool | None = None
-    history_length: int | None = Field(default=None, ge=0)
+    blocking: StrictBool | None = None
+    history_length: StrictInt | None = Field(default=None, ge=0)
     push_notification_config: PushNotificationConfig | None = None
 
 

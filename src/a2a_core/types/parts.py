@@ -2,9 +2,10 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Discriminator, Field, Tag, TypeAdapter
 
 from a2a_core.types._base import DEFER, A2ABaseModel
+from a2a_core.types.scalars import Base64Text
 
 
 class PartBase(A2ABaseModel):
@@ -33,7 +34,7 @@ class FileBase(A2ABaseModel):
 class FileWithBytes(FileBase):
     """The variant where 'bytes' (base64) is present and 'uri' is absent."""
 
-    bytes: str
+    bytes: Base64Text
 
 
 class FileWithUri(FileBase):
@@ -42,11 +43,21 @@ class FileWithUri(FileBase):
     uri: str
 
 
+def _file_variant(value: Any) -> str:
+    # Chosen by the member that is present, so an error names the field the client sent (a bad
+    # ``uri``) instead of the other variant's missing ``bytes``.
+    has_bytes = "bytes" in value if isinstance(value, dict) else isinstance(value, FileWithBytes)
+    return "FileWithBytes" if has_bytes else "FileWithUri"
+
+
 class FilePart(PartBase):
     """Represents a File segment within parts."""
 
     kind: Literal["file"] = "file"
-    file: FileWithBytes | FileWithUri
+    file: Annotated[
+        Annotated[FileWithBytes, Tag("FileWithBytes")] | Annotated[FileWithUri, Tag("FileWithUri")],
+        Discriminator(_file_variant),
+    ]
 
 
 class DataPart(PartBase):

@@ -61,7 +61,17 @@ def test_the_1_0_card_has_the_builders_content_in_1_0_form() -> None:
         settings(auth_mode="api_key", extended_skills=[ECHO]), streaming=True, push_notifications=False
     )
     card = dump(card_to_v1(builder.card(URL)))
-    assert card["capabilities"] == {"streaming": True, "pushNotifications": False, "extendedAgentCard": True}
+    extension = {
+        "uri": "urn:a2a-serverless:file-uri-schemes:v1",
+        "description": "FilePart uri values must use one of these schemes: http, https, s3",
+        "params": {"fileUriSchemes": ["http", "https", "s3"]},
+    }
+    assert card["capabilities"] == {
+        "streaming": True,
+        "pushNotifications": False,
+        "extendedAgentCard": True,
+        "extensions": [extension],
+    }
     assert card["securitySchemes"] == {
         "apiKey": {
             "apiKeySecurityScheme": {
