@@ -138,7 +138,7 @@ def throughput(
         commits = asyncio.run(make_tasks(store, configs, count, url))
         sender = build_sender(SETTINGS, signer)
         dead_letters = InMemoryPushDeadLetters()
-        handler = push_stream_handler(PushNotifier(store, configs, sender, dead_letters))
+        handler = push_stream_handler(PushNotifier(TaskLedger(store), configs, sender, dead_letters))
         events = [
             {"Records": [stream_record(c, i + n) for n, c in enumerate(commits[i : i + batch])]}
             for i in range(0, len(commits), batch)

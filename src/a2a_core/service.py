@@ -59,7 +59,7 @@ def build_service(
 ) -> A2AService:
     """``push_store`` and ``push_signers`` matter only with ``settings.push_enabled``; when not
     given they are built from the settings (see `a2a_core.push.wiring`)."""
-    ledger = TaskLedger(store)
+    ledger = TaskLedger(store, history_cap=settings.max_history_length)
     push: PushConfigService | None = None
     signers: tuple[Signer, ...] = ()
     if settings.push_enabled:

@@ -196,7 +196,7 @@ def _deliver_push(stack: Stack, task_id: str, run: Callable[[Coroutine[Any, Any,
         retry=RetryPolicy(max_attempts=2, timeout=2.0),
         sleep=no_wait,
     )
-    notifier = PushNotifier(stack.store, push.store, sender, InMemoryPushDeadLetters())
+    notifier = PushNotifier(stack.ledger, push.store, sender, InMemoryPushDeadLetters())
     head = run(stack.ledger.head(task_id))
     assert head.state.value == "completed"
     run(notifier.on_commit(CommitRef(task_id, head.first_seq, head.state, head)))

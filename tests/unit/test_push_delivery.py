@@ -51,7 +51,7 @@ class Harness:
             metrics=self.metrics,
             sleep=sleep,
         )
-        self.notifier = PushNotifier(self.store, self.configs, self.sender, self.dead_letters, events=events)
+        self.notifier = PushNotifier(self.ledger, self.configs, self.sender, self.dead_letters, events=events)
 
     async def task(self, *configs: PushNotificationConfig) -> str:
         task_id = str(uuid.uuid4())

@@ -106,12 +106,17 @@ def build_push_notifier(
     settings: Settings, clients: AwsClients, *, signer: Signer, metrics: DeliveryMetrics | None = None
 ) -> PushNotifier:
     """What the push function runs: task log, configs, the webhook sender, the push DLQ."""
+    from a2a_core.ledger import TaskLedger
     from a2a_core.push.dead_letters import SqsPushDeadLetters
     from a2a_core.push.notifier import PushNotifier
     from a2a_core.push.wiring import build_sender
 
+    # Read-only: the push function may not write the table, so it never stores a snapshot.
+    ledger = TaskLedger(
+        build_task_store(settings, clients), history_cap=settings.max_history_length, repair_snapshots=False
+    )
     return PushNotifier(
-        build_task_store(settings, clients),
+        ledger,
         build_push_store(settings, clients),
         build_sender(settings, signer, metrics=metrics),
         SqsPushDeadLetters(clients.sqs, _required(settings.push_dlq_url, "push_dlq_url")),

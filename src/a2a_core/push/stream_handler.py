@@ -29,7 +29,7 @@ from aws_lambda_powertools.utilities.batch import (
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
 
-from a2a_core.aws.dynamodb_store import BODY, FIRST_SEQ, STATE, TASK_ID
+from a2a_core.aws.dynamodb_store import BODY, FIRST_SEQ, STATE, TASK_ID, is_commit_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.records import Commit
@@ -50,7 +50,8 @@ def commit_ref(record: dict[str, Any]) -> CommitRef | None:
     """The commit a stream record announces, or None for anything that is not a new commit."""
     image = (record.get("dynamodb") or {}).get("NewImage") or {}
     sort_key = image.get(TABLE.sort_key, {}).get("S", "")
-    if record.get("eventName") != "INSERT" or not sort_key.startswith("EVT#"):
+    # Only an INSERT is a new commit: a snapshot stored later with a commit is a MODIFY.
+    if record.get("eventName") != "INSERT" or not is_commit_key(sort_key):
         return None
     body = image.get(BODY, {}).get("S")
     return CommitRef(
