@@ -54,7 +54,8 @@ SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
 # Only a commit (a new `EVT#` item) can change a task's state; see a2a_core.aws.dynamodb_store.
 EVENT_SORT_KEY_PREFIX = "EVT#"
 
-_READ_ITEMS = ("dynamodb:GetItem", "dynamodb:Query")
+# BatchGetItem: a task's older messages are read from exactly the commits that hold them.
+_READ_ITEMS = ("dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query")
 _WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")
 _READ_BODIES = ("s3:GetObject",)
 _WRITE_BODIES = ("s3:PutObject", "s3:DeleteObject")

@@ -6,11 +6,12 @@ A snapshot holds what a client's Task needs: status, artifacts so far, the last
 snapshot plus the commits after it; ``historyLength`` beyond the recent messages reads exactly the
 commits holding the older ones.
 
-When: a commit carries a snapshot when at least `SNAPSHOT_EVERY` commits, and at least half as
-many bytes as the last snapshot's own size, were appended since that snapshot (`is_due`). The
-second condition makes the rule geometric: a task streaming a large artifact rewrites it into a
-snapshot only each time it has grown by half, so snapshot bytes written stay under twice the
-bytes appended (O(1) per byte), never O(artifact) per chunk. Each commit's `SnapshotMark`
+When: a commit carries a snapshot when at least `SNAPSHOT_EVERY` commits were appended since the
+last snapshot, and as many bytes as that snapshot's own size less `SMALL_SNAPSHOT` (`is_due`).
+The second condition makes the rule geometric: a task streaming a large artifact rewrites it into
+a snapshot only each time it has doubled, so all snapshots together weigh about twice the bytes
+appended (O(1) per byte), never O(artifact) per chunk; a small snapshot is taken every few
+commits. Each commit's `SnapshotMark`
 carries the counts, so the writer decides from the head it already has, and a reader finds the
 newest snapshot within the last few commits.
 
@@ -38,6 +39,8 @@ SNAPSHOT_FORMAT = 1
 RECENT_MESSAGES = 10
 # The fewest commits between two snapshots.
 SNAPSHOT_EVERY = 4
+# A snapshot up to this size is taken every `SNAPSHOT_EVERY` commits (it costs one read unit).
+SMALL_SNAPSHOT = 4096
 
 
 class TaskSnapshot(BaseModel):
@@ -186,7 +189,7 @@ def next_mark(head: Commit | None, size: int) -> SnapshotMark:
 
 
 def is_due(mark: SnapshotMark, every: int = SNAPSHOT_EVERY) -> bool:
-    return mark.commits >= every and 2 * mark.bytes >= (mark.size or 0)
+    return mark.commits >= every and mark.bytes + SMALL_SNAPSHOT >= (mark.size or 0)
 
 
 def taken_mark(commit: Commit, snapshot_size: int) -> SnapshotMark:

@@ -90,12 +90,10 @@ class TaskStreams:
         while True:
             if commits is None:
                 commits = await self.ledger.commits_after(task_id, boundary)
-            if not commits:
+            while not commits:
                 await self.ledger.wait_for_append(task_id, boundary, poll)
-                poll = min(poll * 1.5, self.poll_max)
-                commits = None
-                continue
-            poll = self.poll_initial
+                commits = await self.ledger.commits_after(task_id, boundary)
+                poll = self.poll_initial if commits else min(poll * 1.5, self.poll_max)
             for commit in commits:
                 boundary = max(boundary, commit.last_seq)
                 for event in commit.events:
@@ -108,7 +106,7 @@ class TaskStreams:
                     yield StreamItem(str(event.seq), update)
                     if isinstance(update, TaskStatusUpdateEvent) and update.final:
                         return
-            commits = None
+            commits = []  # all read: wait for more before the next read
 
     @staticmethod
     def _final_status(task_id: str, context_id: str, event: object, seq: int) -> StreamItem:

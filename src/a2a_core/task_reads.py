@@ -17,11 +17,10 @@ stores a fresh snapshot with the head (``repair``), unless it may only read.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from pydantic import ValidationError
 
 from a2a_core.errors import StoreUnavailableError
 from a2a_core.records import Commit
@@ -170,14 +169,19 @@ def _newest_snapshot(entries: Sequence[LogEntry], *, damaged: bool = False, newe
         if entry.snapshot is None:
             continue
         try:
-            snapshot = TaskSnapshot.model_validate_json(entry.snapshot)
-            if snapshot.format > SNAPSHOT_FORMAT:
+            stored = json.loads(entry.snapshot)
+            if (
+                isinstance(stored, dict)
+                and isinstance(stored.get("format"), int)
+                and stored["format"] > SNAPSHOT_FORMAT
+            ):
                 newer = True
                 continue
+            snapshot = TaskSnapshot.model_validate(stored)
             if snapshot.task_id != entry.commit.task_id or snapshot.upto != entry.commit.last_seq:
                 raise ValueError(f"it folds {snapshot.task_id} up to {snapshot.upto}")
             return _Found(index, Folding.resume(snapshot), damaged, newer)
-        except (ValidationError, ValueError) as error:
+        except ValueError as error:  # pydantic's ValidationError and json's decode error included
             logger.warning(
                 "task %s: skipping the snapshot stored with commit %d: %s",
                 entry.commit.task_id,
