@@ -76,7 +76,10 @@ class Folding:
         self.status = TaskStatus(state=TaskState.submitted)
         self.messages: list[Message] = []
         self.message_count = 0
-        self.positions: list[int] = []
+        # Positions are decoded only when a read pages older messages or a snapshot is written:
+        # a snapshot's stay packed (checked, not decoded) until then; later ones are appended.
+        self._packed = b""
+        self._positions: list[int] = []
         # Per artifact: the event that created (or last replaced) it, and every part since.
         self._artifacts: dict[str, tuple[Artifact, list[Part]]] = {}
 
@@ -92,16 +95,27 @@ class Folding:
         folding.status = snapshot.status
         folding.messages = list(snapshot.messages)
         folding.message_count = snapshot.message_count
-        folding.positions = unpack_positions(snapshot.positions)
+        folding._packed = _inflate(snapshot.positions)
         folding._artifacts = {a.artifact_id: (a, list(a.parts)) for a in snapshot.artifacts}
         return folding
 
     def copy(self) -> Folding:
         folding = Folding(self.task_id, self.context_id, self.metadata)
         folding.upto, folding.status, folding.message_count = self.upto, self.status, self.message_count
-        folding.messages, folding.positions = list(self.messages), list(self.positions)
+        folding.messages, folding._packed, folding._positions = (
+            list(self.messages),
+            self._packed,
+            list(self._positions),
+        )
         folding._artifacts = {key: (first, list(parts)) for key, (first, parts) in self._artifacts.items()}
         return folding
+
+    @property
+    def positions(self) -> list[int]:
+        if self._packed:
+            self._positions = [*_varints(self._packed), *self._positions]
+            self._packed = b""
+        return self._positions
 
     def apply(self, commit: Commit) -> None:
         for event in commit.events:
@@ -147,7 +161,7 @@ class Folding:
 
     def _message(self, message: Message, first_seq: int) -> None:
         self.messages.append(message)
-        self.positions.append(first_seq)
+        self._positions.append(first_seq)
         self.message_count += 1
 
     def _artifact(self, event: ArtifactUpdated) -> None:
@@ -218,12 +232,23 @@ def pack_positions(positions: Sequence[int]) -> str:
 
 def unpack_positions(text: str) -> list[int]:
     """The inverse of `pack_positions`; raises `ValueError` on a damaged value."""
+    return _varints(_inflate(text))
+
+
+def _inflate(text: str) -> bytes:
+    """The varints of a packed value, checked whole (at C speed) but not decoded."""
     if not text:
-        return []
+        return b""
     try:
         packed = zlib.decompress(base64.b64decode(text, validate=True))
     except (binascii.Error, zlib.error) as error:
         raise ValueError(f"damaged positions: {error}") from None
+    if packed and packed[-1] & 0x80:
+        raise ValueError("damaged positions: a truncated number")
+    return packed
+
+
+def _varints(packed: bytes) -> list[int]:
     positions: list[int] = []
     previous = delta = shift = 0
     for byte in packed:
@@ -233,6 +258,4 @@ def unpack_positions(text: str) -> list[int]:
             previous += delta
             positions.append(previous)
             delta = shift = 0
-    if shift:
-        raise ValueError("damaged positions: a truncated number")
     return positions

@@ -15,6 +15,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cached_property
 
 from a2a_core.errors import ConcurrentUpdateError
 from a2a_core.notify import Notifier
@@ -23,11 +24,16 @@ from a2a_core.records import Commit
 
 @dataclass(frozen=True)
 class LogEntry:
-    """A stored commit and the snapshot stored with it: None when it has none (or when the read
-    did not ask for snapshots), empty bytes when it has one whose body is gone."""
+    """A stored commit (its JSON) and the snapshot stored with it: None when it has none (or when
+    the read did not ask for snapshots), empty bytes when it has one whose body is gone."""
 
-    commit: Commit
+    body: str | bytes
     snapshot: bytes | None = None
+
+    @cached_property
+    def commit(self) -> Commit:
+        """The commit, parsed on first use: a reader parses only the entries it folds."""
+        return Commit.model_validate_json(self.body)
 
 
 class TaskStore(ABC):
@@ -194,7 +200,7 @@ def _first_seq(entry: _Stored) -> int:
 
 
 def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:
-    return LogEntry(Commit.model_validate_json(stored.commit), stored.snapshot if snapshots else None)
+    return LogEntry(stored.commit, stored.snapshot if snapshots else None)
 
 
 class NotifyingTaskStore(TaskStore):
@@ -207,9 +213,13 @@ class NotifyingTaskStore(TaskStore):
     def __init__(self, inner: TaskStore) -> None:
         self.inner = inner
         self._notifier = Notifier()
+        # The last sequence number this process appended, per task: a follower that registers
+        # just after an append still sees it without a read. (A dev server's worth of tasks.)
+        self._appended: dict[str, int] = {}
 
     async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
         await self.inner.append(commit, snapshot)
+        self._appended[commit.task_id] = max(self._appended.get(commit.task_id, 0), commit.last_seq)
         self._notifier.notify(commit.task_id)
 
     async def head(self, task_id: str) -> Commit | None:
@@ -234,6 +244,5 @@ class NotifyingTaskStore(TaskStore):
         return await self.inner.tasks_in_context(context_id)
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
-        # No cheap "already ahead?" check here (it would be a read): an append that lands just
-        # before we register is caught by the caller's next poll, at most ``timeout`` later.
-        await self._notifier.wait(task_id, timeout)
+        # Appends by other processes are not seen here: the caller's next poll finds them.
+        await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)

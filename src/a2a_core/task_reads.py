@@ -17,10 +17,10 @@ stores a fresh snapshot with the head (``repair``), unless it may only read.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from a2a_core.errors import StoreUnavailableError
 from a2a_core.records import Commit
@@ -30,6 +30,8 @@ from a2a_core.types import Message, Task
 
 logger = logging.getLogger(__name__)
 
+# A snapshot's format field: the JSON's first key, as every version's `TaskSnapshot` writes it.
+_FORMAT = re.compile(rb'^\s*\{\s*"format"\s*:\s*(\d+)')
 # Tasks read at once by `TaskReader.views` (one list page).
 _PARALLEL_READS = 8
 
@@ -95,22 +97,35 @@ class TaskReader:
         if not entries:
             return None
         head = entries[0].commit
-        found = _newest_snapshot(entries)
-        if found.folding is None and entries[-1].commit.first_seq > 1:
-            entries = entries + await self._older(task_id, head, before=entries[-1].commit.first_seq)
-            found = _newest_snapshot(entries, damaged=found.damaged, newer=found.newer)
+        entries, found = await self._from_snapshot(task_id, entries)
         tail = [entry.commit for entry in reversed(entries[: found.index])]
         folding = found.folding or Folding.begin(tail[0])
         for commit in tail:
             folding.apply(commit)
-        if (
-            self._repair
-            and not found.newer
-            and (found.damaged or found.folding is None)
-            and len(tail) > self._page
-        ):
+        unusable = found.damaged or found.folding is None
+        if self._repair and unusable and not found.newer and len(tail) > self._page:
             await self._attach(head, folding)
         return folding, head
+
+    async def _from_snapshot(self, task_id: str, entries: list[LogEntry]) -> tuple[list[LogEntry], _Found]:
+        """``entries`` (newest first) extended back to the newest usable snapshot, or to the
+        first commit if there is none; and where that snapshot is."""
+        found = _newest_snapshot(entries)
+        if found.folding is not None or entries[-1].commit.first_seq == 1:
+            return entries, found
+        before = entries[-1].commit.first_seq
+        mark = entries[0].commit.snapshot_mark
+        if mark is not None and mark.at is not None and mark.at < before:
+            # The head's mark names the commit holding the newest snapshot: read exactly to it.
+            older = (await self._store.entries(task_id, mark.at, before - 1))[::-1]
+            deeper = _newest_snapshot(older, damaged=found.damaged, newer=found.newer)
+            if deeper.folding is not None:
+                return entries + older, replace(deeper, index=len(entries) + deeper.index)
+            entries, found, before = entries + older, deeper, mark.at
+        # No usable snapshot where the mark says: the whole log before it.
+        rest = (await self._store.entries(task_id, 1, before - 1, snapshots=False))[::-1]
+        entries = entries + rest
+        return entries, replace(found, index=len(entries))
 
     async def history(self, task_id: str, folding: Folding, count: int) -> list[Message]:
         """The last ``count`` messages of ``folding``'s task (all, if it has fewer)."""
@@ -135,16 +150,6 @@ class TaskReader:
             everything.apply(entry.commit)
         return everything.messages[len(everything.messages) - min(count, len(everything.messages)) :]
 
-    async def _older(self, task_id: str, head: Commit, *, before: int) -> list[LogEntry]:
-        """The entries before ``before``, newest first: from the snapshot the head's mark names if
-        it is there and readable, else the whole log before it (without snapshots)."""
-        mark = head.snapshot_mark
-        if mark is not None and mark.at is not None and mark.at < before:
-            marked = await self._store.entries(task_id, mark.at, before - 1)
-            if marked and marked[0].commit.first_seq == mark.at and _newest_snapshot(marked[:1]).folding:
-                return marked[::-1]
-        return (await self._store.entries(task_id, 1, before - 1, snapshots=False))[::-1]
-
     async def _commits(self, task_id: str, positions: list[int]) -> dict[int, Commit]:
         """The commits at ``positions``: one range read where they are dense, else by key."""
         wanted = sorted(set(positions))
@@ -168,20 +173,15 @@ def _newest_snapshot(entries: Sequence[LogEntry], *, damaged: bool = False, newe
     for index, entry in enumerate(entries):
         if entry.snapshot is None:
             continue
+        if _format(entry.snapshot) > SNAPSHOT_FORMAT:
+            newer = True
+            continue
         try:
-            stored = json.loads(entry.snapshot)
-            if (
-                isinstance(stored, dict)
-                and isinstance(stored.get("format"), int)
-                and stored["format"] > SNAPSHOT_FORMAT
-            ):
-                newer = True
-                continue
-            snapshot = TaskSnapshot.model_validate(stored)
+            snapshot = TaskSnapshot.model_validate_json(entry.snapshot)
             if snapshot.task_id != entry.commit.task_id or snapshot.upto != entry.commit.last_seq:
                 raise ValueError(f"it folds {snapshot.task_id} up to {snapshot.upto}")
             return _Found(index, Folding.resume(snapshot), damaged, newer)
-        except ValueError as error:  # pydantic's ValidationError and json's decode error included
+        except ValueError as error:  # pydantic's ValidationError included
             logger.warning(
                 "task %s: skipping the snapshot stored with commit %d: %s",
                 entry.commit.task_id,
@@ -190,6 +190,12 @@ def _newest_snapshot(entries: Sequence[LogEntry], *, damaged: bool = False, newe
             )
             damaged = True
     return _Found(len(entries), None, damaged, newer)
+
+
+def _format(snapshot: bytes) -> int:
+    """The format a stored snapshot says it has (a newer one may not parse as this version's)."""
+    found = _FORMAT.search(snapshot)
+    return int(found.group(1)) if found else SNAPSHOT_FORMAT
 
 
 def _pick(positions: list[int], start: int, stop: int, commits: dict[int, Commit]) -> list[Message] | None:

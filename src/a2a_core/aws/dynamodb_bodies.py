@@ -84,7 +84,7 @@ class ItemBodies:
         by_key = dict(zip([*refs, *snapshot_refs], fetched, strict=True))
         return [
             LogEntry(
-                Commit.model_validate_json(item[BODY]["S"] if BODY in item else by_key[item[BODY_REF]["S"]]),
+                item[BODY]["S"] if BODY in item else by_key[item[BODY_REF]["S"]],
                 _snapshot(item, by_key) if snapshots else None,
             )
             for item in items
