@@ -81,9 +81,10 @@ class TaskLedger:
         self._clock = clock
         self._max_races = max_races
         self._snapshot_every = snapshot_every
-        self._reader = TaskReader(
-            store, history_cap=history_cap, page=snapshot_every, repair=repair_snapshots
-        )
+        # One read of a page of entries reaches the newest snapshot, taken every `snapshot_every`
+        # commits while it is small, with room for one spaced out a little by the byte rule.
+        page = snapshot_every + 2
+        self._reader = TaskReader(store, history_cap=history_cap, page=page, repair=repair_snapshots)
 
     @property
     def history_cap(self) -> int:

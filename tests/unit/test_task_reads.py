@@ -8,9 +8,16 @@ import uuid
 
 import pytest
 
+from a2a_core.errors import StoreUnavailableError
 from a2a_core.ledger import Change, Decide, TaskLedger, status
 from a2a_core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
-from a2a_core.snapshots import RECENT_MESSAGES, SMALL_SNAPSHOT, SNAPSHOT_EVERY
+from a2a_core.snapshots import (
+    RECENT_MESSAGES,
+    SMALL_SNAPSHOT,
+    SNAPSHOT_EVERY,
+    pack_positions,
+    unpack_positions,
+)
 from a2a_core.store import InMemoryTaskStore, TaskStore
 from a2a_core.types import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from log_checks import CountingStore, reference_task
@@ -328,3 +335,90 @@ async def test_status_messages_and_user_messages_of_one_commit_are_paged_in_orde
     commits = await log(store, task_id)
     for length in (11, 12, 13, 50, 79, 100):
         assert await ledger.load(task_id, history_length=length) == reference_task(commits, length)
+
+
+async def test_a_damaged_snapshot_far_back_in_a_large_task_is_skipped_too() -> None:
+    """Large snapshots are spaced further apart than one page reaches: the head's mark leads the
+    reader to the newest one, and if that one is damaged, to the log."""
+    store = CountingStore(InMemoryTaskStore())
+    ledger = TaskLedger(store)
+    task_id = str(uuid.uuid4())
+    await ledger.create(task_id=task_id, context_id="ctx", message=user_message(), run_id="r")
+    await write(ledger, task_id, status(TaskState.working), chunk("", append=False))
+    for index in range(60):
+        await write(ledger, task_id, chunk(f"{index:03d}" * 1000))
+    head = (await store.inner.latest(task_id, limit=1))[0].commit
+    assert head.snapshot_mark is not None
+    assert head.snapshot_mark.at is not None
+    assert head.snapshot_mark.commits > PAGE  # the newest snapshot is beyond the first page
+    commits = await log(store.inner, task_id)
+    store.reset()
+    assert await ledger.load(task_id, history_length=1) == reference_task(commits, 1)
+    assert store.calls == {"latest": 1, "entries": 1}  # the page, then exactly back to the snapshot
+
+    (marked,) = await store.inner.entries(task_id, head.snapshot_mark.at, head.snapshot_mark.at)
+    await store.inner.attach_snapshot(marked.commit, b"\x00 not json")
+    store.reset()
+    assert await ledger.load(task_id, history_length=1) == reference_task(commits, 1)
+    assert store.calls["attach_snapshot"] == 1  # the head has a fresh one now
+    store.reset()
+    assert await ledger.load(task_id, history_length=1) == reference_task(commits, 1)
+    assert store.calls == {"latest": 1}
+
+
+async def test_more_history_than_a_snapshot_indexes_is_read_from_the_log() -> None:
+    """A cap raised since the snapshot was written: its positions cover fewer messages."""
+    store = InMemoryTaskStore()
+    task_id = await conversation(TaskLedger(store, history_cap=20), 30)  # 60 messages
+    commits = await log(store, task_id)
+    assert await TaskLedger(store, history_cap=100).load(task_id, history_length=50) == reference_task(
+        commits, 50
+    )
+
+
+async def test_positions_that_do_not_fit_the_log_are_not_trusted() -> None:
+    store = InMemoryTaskStore()
+    ledger = TaskLedger(store)
+    task_id = await conversation(ledger, 20)
+    [newest] = [e for e in await store.latest(task_id, limit=PAGE) if e.snapshot is not None][:1]
+    assert newest.snapshot is not None
+    stored = json.loads(newest.snapshot)
+    count = len(unpack_positions(stored["positions"]))
+    # Well-formed, but naming commits that hold no message (or no such commit at all).
+    for wrong in ([3] * count, list(range(10_000, 10_000 + count))):
+        await store.attach_snapshot(
+            newest.commit, json.dumps({**stored, "positions": pack_positions(wrong)}).encode()
+        )
+        assert await ledger.load(task_id, history_length=30) == reference_task(await log(store, task_id), 30)
+
+
+async def test_a_read_succeeds_when_its_repaired_snapshot_cannot_be_stored() -> None:
+    class Unwritable(InMemoryTaskStore):
+        async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
+            raise StoreUnavailableError()
+
+    store = Unwritable()
+    task_id = await conversation(TaskLedger(store), 20)
+    for entry in await store.entries(task_id, 1, LAST):
+        if entry.snapshot is not None:
+            await InMemoryTaskStore.attach_snapshot(store, entry.commit, b"")
+
+    task = await TaskLedger(store).load(task_id, history_length=3)
+
+    assert task == reference_task(await log(store, task_id), 3)
+
+
+async def test_a_list_page_reads_each_task_from_its_snapshot_and_leaves_out_others() -> None:
+    store = CountingStore(InMemoryTaskStore())
+    ledger = TaskLedger(store)
+    mine = [await conversation(ledger, turns) for turns in (1, 10, 40)]
+    theirs = str(uuid.uuid4())
+    await ledger.create(task_id=theirs, context_id="ctx", message=user_message(), run_id="r", owner="bob")
+    store.reset()
+
+    views = await ledger.views([*mine, "missing", theirs], history_length=2, owner="anonymous")
+
+    assert [view.task.id for view in views] == mine
+    for view in views:
+        assert view.task == reference_task(await log(store.inner, view.task.id), 2)
+    assert store.calls["latest"] == 5

@@ -348,3 +348,29 @@ def _text_of(message: Message) -> str:
     part = message.parts[0]
     assert isinstance(part, TextPart)
     return part.text
+
+
+async def test_a_retried_turn_still_sees_its_message_after_a_dead_attempt_said_a_lot() -> None:
+    """The history window reaches back to the message that started the turn, even when the
+    attempt that died wrote more than a window of progress messages after it."""
+    now = [1000.0]
+    seen: list[str] = []
+
+    async def talks_then_dies(ctx: TaskContext) -> str:
+        for index in range(HISTORY_WINDOW + 2):
+            await ctx.update(f"progress {index}")
+        raise asyncio.CancelledError  # the process was killed mid-run
+
+    async def agent(ctx: TaskContext) -> str:
+        seen.extend([ctx.text, _text_of(ctx.history[0]), _text_of(ctx.history[-1])])
+        return "done"
+
+    stack = Stack(agent)
+    operation = await _start(stack, "the question")
+    dying = Worker(stack.ledger, FunctionExecutor(talks_then_dies), lease_seconds=60, clock=lambda: now[0])
+    with pytest.raises(asyncio.CancelledError):
+        await dying.handle(operation)
+    later = Worker(stack.ledger, FunctionExecutor(agent), lease_seconds=60, clock=lambda: now[0] + 61)
+    await later.handle(operation)
+
+    assert seen == ["the question", "the question", f"progress {HISTORY_WINDOW + 1}"]
