@@ -81,10 +81,12 @@ class TaskLedger:
         self._clock = clock
         self._max_races = max_races
         self._snapshot_every = snapshot_every
-        # One read of a page of entries reaches the newest snapshot, taken every `snapshot_every`
-        # commits while it is small, with room for one spaced out a little by the byte rule.
-        page = snapshot_every + 2
-        self._reader = TaskReader(store, history_cap=history_cap, page=page, repair=repair_snapshots)
+        # A page of `snapshot_every` entries holds the newest snapshot while snapshots are small
+        # (one every that many commits): one read whose 4 KB units are not wasted on commits
+        # older than it. A larger snapshot, spaced further back, takes one more, exact read.
+        self._reader = TaskReader(
+            store, history_cap=history_cap, page=snapshot_every, repair=repair_snapshots
+        )
 
     @property
     def history_cap(self) -> int:

@@ -1,9 +1,9 @@
 """The ledger's read side: a task read from its newest snapshot plus the commits after it.
 
 Every read of a task goes through `TaskReader` (behind `TaskLedger`): one ``latest`` read of the
-last few log entries (a ``page``) finds the newest snapshot (a commit carries one every
-`SNAPSHOT_EVERY` commits or a little more) and the commits after it, which are folded onto it;
-a snapshot further back (one spaced out by a large task) is reached with one more, exact read.
+last `SNAPSHOT_EVERY` log entries (a ``page``) finds the newest snapshot (a commit carries one
+every that many commits while the task is small) and the commits after it, which are folded onto
+it; a snapshot further back (spaced out by a large task) is reached with one more, exact read.
 ``historyLength`` beyond the snapshot's recent messages reads exactly the commits that hold the
 older ones (by the positions the snapshot keeps), so a read costs O(1) entries plus O(k)
 messages, whatever the log's length. Reading a task whose artifacts are large is O(their size).
@@ -58,7 +58,7 @@ class _Found:
 
 class TaskReader:
     def __init__(
-        self, store: TaskStore, *, history_cap: int, page: int = SNAPSHOT_EVERY + 2, repair: bool = True
+        self, store: TaskStore, *, history_cap: int, page: int = SNAPSHOT_EVERY, repair: bool = True
     ) -> None:
         """``history_cap``: the most messages a read returns (and a snapshot indexes); ``page``:
         log entries asked for at once; ``repair``: store fresh snapshots (False: read-only)."""

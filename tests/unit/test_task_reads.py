@@ -26,7 +26,7 @@ from support import user_message
 pytestmark = pytest.mark.anyio
 
 LAST = 9_999_999_999
-PAGE = SNAPSHOT_EVERY + 2  # the entries one read of the newest snapshot asks for
+PAGE = SNAPSHOT_EVERY  # the entries one read of the newest snapshot asks for
 
 
 def agent_message(text: str) -> Message:
