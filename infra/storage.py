@@ -15,7 +15,8 @@ from a2a_core.aws.resources import TABLE, TableSpec
 _STRING, _NUMBER = dynamodb.AttributeType.STRING, dynamodb.AttributeType.NUMBER
 LARGE_BODY_PREFIX = "tasks/"
 
-_READ_ITEMS = ("dynamodb:GetItem", "dynamodb:Query")
+# BatchGetItem: a task's older messages are read from exactly the commits that hold them.
+_READ_ITEMS = ("dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query")
 _WRITE_ITEMS = ("dynamodb:PutItem", "dynamodb:UpdateItem")
 _READ_BODIES = ("s3:GetObject",)
 _WRITE_BODIES = ("s3:PutObject", "s3:DeleteObject")

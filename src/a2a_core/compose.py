@@ -62,7 +62,7 @@ def build_server(
     """``push_store`` and ``push_signers`` matter only with ``settings.push_enabled``. Without a
     store the memory backend keeps configs in memory; any other backend must pass the one built
     with its other adapters. Without signers, the KMS keys the settings name sign."""
-    ledger = TaskLedger(store)
+    ledger = TaskLedger(store, history_cap=settings.max_history_length)
     push: PushConfigService | None = None
     signers: tuple[Signer, ...] = ()
     if settings.push_enabled:
@@ -237,7 +237,7 @@ def build_worker(settings: Settings, clients: AwsClients) -> Worker:
     from a2a_core.core.worker import Worker
 
     return Worker(
-        TaskLedger(build_task_store(settings, clients)),
+        TaskLedger(build_task_store(settings, clients), history_cap=settings.max_history_length),
         load_agent(settings.agent),
         lease_seconds=settings.lease_seconds,
         max_attempts=QUEUE.max_receive_count,
@@ -275,8 +275,12 @@ def build_push_notifier(
     from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
     from a2a_core.push.notifier import PushNotifier
 
+    # Read-only: the push function may not write the table, so it never stores a snapshot.
+    ledger = TaskLedger(
+        build_task_store(settings, clients), history_cap=settings.max_history_length, repair_snapshots=False
+    )
     return PushNotifier(
-        TaskLedger(build_task_store(settings, clients)),
+        ledger,
         build_push_store(settings, clients),
         build_sender(settings, signer, metrics=metrics),
         SqsPushDeadLetters(clients.sqs, _required(settings.push_dlq_url, "push_dlq_url")),

@@ -15,7 +15,7 @@ from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError, TaskNotFoundError
 from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.core.records import StatusChanged, fold, to_stream_event
+from a2a_core.core.records import Commit, StatusChanged, to_stream_event
 from a2a_core.jsonrpc import StreamItem
 from a2a_core.types import MessageSendParams, TaskIdParams, TaskStatusUpdateEvent
 
@@ -41,7 +41,7 @@ class TaskStreams:
         after = _last_event_id(caller.last_event_id)
         if after is None:
             return self._from_snapshot(params.id)
-        return self.follow(params.id, head.context_id, after)
+        return self.follow(params.id, head.context_id, after, head=head)
 
     async def _from_snapshot(self, task_id: str, *, upto: int | None = None) -> AsyncIterator[StreamItem]:
         """The Task as of sequence ``upto`` (now, when None), then every event after it.
@@ -50,36 +50,54 @@ class TaskStreams:
         not have its events folded into the first Task, or the client would miss them (and,
         if the turn already ended, the final event).
         """
-        commits = await self.ledger.commits(task_id)
-        if upto is not None:
-            commits = [commit for commit in commits if commit.last_seq <= upto]
-        task = fold(commits, history_length=self.engine.history_limit(None))
-        last = commits[-1].last_seq
-        yield StreamItem(str(last), task)
-        if task.status.state not in RETURN_STATES:
-            async for item in self.follow(task_id, task.context_id, last):
+        view = await self.ledger.view(task_id, history_length=self.engine.history_limit(None), through=upto)
+        last = view.head.last_seq
+        yield StreamItem(str(last), view.task)
+        if view.task.status.state not in RETURN_STATES:
+            async for item in self.follow(task_id, view.task.context_id, last, boundary=last):
                 yield item
 
-    async def follow(self, task_id: str, context_id: str, after: int) -> AsyncIterator[StreamItem]:
+    async def follow(
+        self,
+        task_id: str,
+        context_id: str,
+        after: int,
+        *,
+        boundary: int | None = None,
+        head: Commit | None = None,
+    ) -> AsyncIterator[StreamItem]:
         """Events after sequence ``after`` as they are appended, until a final status.
 
-        An idle poll costs one small read (the head); the log itself is read only once the head
-        shows something new. Polls back off from ``poll_initial`` to ``poll_max`` while the task is
-        quiet; stores that can (in-process) wake the follower on append instead.
+        ``boundary`` is the end of the last commit the caller has read when it knows (``after``
+        itself, from a snapshot). Without it ``after`` may fall inside a commit, or be the end of
+        a task that has already returned (its final status is then sent again): the first look
+        reads the head (``head``, if the caller has it) and the commits holding what follows.
+        From then on each wake-up costs one read, the commits after the last one seen: it is the
+        poll when nothing is new and the whole read when something is. Polls back off from
+        ``poll_initial`` to ``poll_max`` while the task is quiet; stores that can (in-process)
+        wake the follower on append instead.
         """
+        commits: list[Commit] | None = None
+        if boundary is None:
+            head = head or await self.ledger.head(task_id)
+            if head.last_seq > after:
+                commits = await self.ledger.commits_since(task_id, after)
+            elif head.state in RETURN_STATES:
+                yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
+                return
+            else:
+                commits = []  # nothing new yet: wait before reading
+            boundary = min(after, head.last_seq)  # a Last-Event-ID past the head ends no commit
         backoff = Backoff(self.poll_initial, self.poll_max)
         while True:
-            head = await self.ledger.head_or_none(task_id)
-            if head is None:
-                return
-            if head.last_seq <= after:
-                if head.state in RETURN_STATES:
-                    yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
-                    return
-                await self.ledger.wait_for_append(task_id, after, backoff.next())
-                continue
+            if commits is None:
+                commits = await self.ledger.commits_after(task_id, boundary)
+            while not commits:
+                await self.ledger.wait_for_append(task_id, boundary, backoff.next())
+                commits = await self.ledger.commits_after(task_id, boundary)
             backoff.reset()
-            for commit in await self.ledger.commits(task_id, after):
+            for commit in commits:
+                boundary = max(boundary, commit.last_seq)
                 for event in commit.events:
                     if event.seq <= after:
                         continue
@@ -90,6 +108,7 @@ class TaskStreams:
                     yield StreamItem(str(event.seq), update)
                     if isinstance(update, TaskStatusUpdateEvent) and update.final:
                         return
+            commits = []  # all read: wait for more before the next read
 
     @staticmethod
     def _final_status(task_id: str, context_id: str, event: object, seq: int) -> StreamItem:

@@ -150,6 +150,7 @@ def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(defa
         },
         {
             "Action": [
+                "dynamodb:BatchGetItem",
                 "dynamodb:DeleteItem",
                 "dynamodb:GetItem",
                 "dynamodb:PutItem",
@@ -186,7 +187,13 @@ def test_worker_and_dead_letter_roles_may_write_the_task_log_and_consume_their_q
             "Resource": _ref(default, "AWS::Logs::LogGroup", f"/Functions/{name}Logs/Resource", "Arn"),
         },
         {
-            "Action": ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"],
+            "Action": [
+                "dynamodb:BatchGetItem",
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "dynamodb:Query",
+                "dynamodb:UpdateItem",
+            ],
             "Resource": table,
         },
         {"Action": ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"], "Resource": bodies},
@@ -249,7 +256,7 @@ def test_push_role_may_read_the_log_and_stream_sign_and_dead_letter_but_not_writ
             "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
             "Resource": _ref(full, "AWS::Logs::LogGroup", "/Functions/PushLogs/Resource", "Arn"),
         },
-        {"Action": ["dynamodb:GetItem", "dynamodb:Query"], "Resource": table},
+        {"Action": ["dynamodb:BatchGetItem", "dynamodb:GetItem", "dynamodb:Query"], "Resource": table},
         {"Action": ["s3:GetObject"], "Resource": bodies},
         {"Action": ["kms:Sign"], "Resource": _ref(full, "AWS::KMS::Key", "/PushSigningKey/Resource", "Arn")},
         {

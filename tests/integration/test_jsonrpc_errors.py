@@ -150,7 +150,7 @@ async def test_an_internal_failure_is_32603_without_details(stack: Stack) -> Non
     from a2a_core.core.store import InMemoryTaskStore
 
     class BrokenStore(InMemoryTaskStore):
-        async def read(self, task_id: str, after_seq: int = 0) -> list[Any]:
+        async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[Any]:
             raise RuntimeError("disk on fire at /var/secret/path")
 
     service = build_server(stack.service.settings, store=BrokenStore(), broker=stack.broker)

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
 from a2a_core.types import TaskState
 from contract.test_task_store import commit
 
@@ -35,4 +35,13 @@ async def test_wait_for_append_returns_at_once_when_the_log_is_already_ahead() -
     await store.append(commit("t1", 1, TaskState.submitted))
     started = time.monotonic()
     await store.wait_for_append("t1", after_seq=0, timeout=5.0)
+    assert time.monotonic() - started < 1.0
+
+
+async def test_the_notifying_wrapper_knows_its_own_appends_without_a_read() -> None:
+    """A follower that starts waiting just after an append in this process returns at once."""
+    store = NotifyingTaskStore(InMemoryTaskStore())
+    await store.append(commit("t1", 1, TaskState.submitted))
+    started = time.monotonic()
+    await store.wait_for_append("t1", after_seq=1, timeout=5.0)
     assert time.monotonic() - started < 1.0

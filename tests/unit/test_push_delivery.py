@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import Change, Decide, TaskLedger, status
 from a2a_core.core.push_store import InMemoryPushConfigStore
-from a2a_core.core.records import Commit
+from a2a_core.core.records import ArtifactUpdated, Commit
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.push.delivery import RetryPolicy, WebhookSender
@@ -21,7 +21,8 @@ from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
-from a2a_core.types import PushNotificationConfig, TaskState
+from a2a_core.types import Artifact, PushNotificationConfig, TaskState, TextPart
+from log_checks import CountingStore, reference_task
 from push_receiver import Receiver, closed_port, receiving, tls_for
 from support import user_message
 
@@ -75,6 +76,10 @@ class Harness:
         return verify_notification(
             request.headers, request.body, jwks=keys, audience=url, issuer=ISSUER, **options
         )
+
+
+def _always(change: Change) -> Decide:
+    return lambda _head: change
 
 
 @pytest.fixture
@@ -136,6 +141,36 @@ async def test_only_turn_ends_are_notified_by_default_and_everything_with_events
         states = [json.loads(r.body)["status"]["state"] for r in receiver.requests]
         assert states == expected
         receiver.requests.clear()
+
+
+async def test_a_commit_notified_long_after_it_was_written_sends_the_task_as_of_that_commit(
+    receiver: Receiver,
+) -> None:
+    """The push function may lag behind a streaming agent by many commits: each notification is
+    still the task right after its commit, read from a snapshot near it, not from the whole log."""
+    harness = Harness(events="all")
+    task_id = await harness.task(PushNotificationConfig(url=receiver.url(), id="c1"))
+    commits = [await harness.move(task_id, TaskState.working)]
+    for index in range(30):
+        chunk = Artifact(artifact_id="a", parts=[TextPart(text=f"{index} ")])
+        written = await harness.ledger.write(
+            task_id, _always(Change([ArtifactUpdated(seq=0, artifact=chunk)]))
+        )
+        assert written is not None
+        commits.append(written)
+    commits.append(await harness.move(task_id, TaskState.completed))
+    counting = CountingStore(harness.store)
+    harness.notifier.ledger = TaskLedger(counting)
+
+    for commit in commits:  # all of them only now, up to 31 commits behind the head
+        await harness.notify(commit)
+
+    log = await harness.store.read(task_id)
+    assert [json.loads(request.body) for request in receiver.requests] == [
+        reference_task(log[: log.index(commit) + 1]).model_dump(mode="json", by_alias=True, exclude_none=True)
+        for commit in commits
+    ]
+    assert set(counting.calls) == {"latest"}  # one page of entries each: a snapshot was in it
 
 
 async def test_a_receiver_failing_twice_then_accepting_gets_one_accepted_delivery_in_three_attempts() -> None:

@@ -16,8 +16,9 @@ from pydantic import BaseModel
 
 from a2a_core import sse
 from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.core.ledger import Change, status
+from a2a_core.core.ledger import Change, TaskLedger, status
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.jsonrpc import StreamItem, StreamReply
 from a2a_core.streaming import TaskStreams
@@ -30,6 +31,7 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio
@@ -278,3 +280,32 @@ async def test_buffered_answers_as_soon_as_the_stream_ends() -> None:
         ("2", {"jsonrpc": "2.0", "id": "req-7", "result": {"n": 1}}),
         (None, {"jsonrpc": "2.0", "id": "req-7", "error": {"code": -32602, "message": "nope"}}),
     ]
+
+
+async def test_a_follower_reads_once_per_wake_up_whether_or_not_something_is_new() -> None:
+    stack = Stack(_nothing)
+    task_id, _ = await _new_task(stack)  # the worker never runs: the task stays submitted
+    counting = CountingStore(stack.store)
+    engine = TaskEngine(TaskLedger(counting), stack.broker)
+    streams = TaskStreams(engine, poll_initial=0.001, poll_max=0.002)
+    received: asyncio.Queue[StreamItem] = asyncio.Queue()
+
+    async def follow() -> None:
+        items = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id="2"))
+        async for item in items:
+            await received.put(item)
+
+    async with asyncio.timeout(FOLLOW_LIMIT), asyncio.TaskGroup() as group:
+        group.create_task(follow())
+        await counting.waiting.wait()  # the follower found nothing new yet
+        for index in range(19):  # paced: the next chunk once the follower has the last one
+            await _append(stack, task_id, _chunk(index))
+            assert _describe(await received.get())[0] == str(3 + index)
+        await _append(stack, task_id, status(TaskState.working), status(TaskState.input_required))
+        assert _describe(await received.get()) == ("22", "status", (TaskState.working, False))
+        assert _describe(await received.get()) == ("23", "status", (TaskState.input_required, True))
+
+    assert counting.calls["head"] == 1  # resubscribe: the task is the caller's, and nothing is new
+    # Each wake-up (an append, or a poll that timed out) is one read of what follows.
+    assert counting.calls["entries"] == counting.calls["wait_for_append"] >= 20
+    assert set(counting.calls) == {"head", "entries", "wait_for_append"}

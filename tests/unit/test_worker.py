@@ -6,9 +6,11 @@ import time
 import pytest
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.executor import HISTORY_WINDOW, FunctionExecutor, TaskContext
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.types import Role, Task, TaskIdParams, TaskState, TextPart
+from a2a_core.types import Message, Role, Task, TaskIdParams, TaskState, TextPart
+from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio
@@ -299,3 +301,76 @@ async def test_give_up_waits_while_a_live_worker_holds_the_turn() -> None:
     release.set()
     await run
     assert (await stack.ledger.head(operation.task_id)).state == TaskState.completed
+
+
+async def test_a_turn_of_a_long_task_starts_from_one_read_with_its_recent_messages() -> None:
+    """ctx.history is the last HISTORY_WINDOW messages, whatever the task's length;
+    ctx.load_history reads further back, and the turn's own writes take no reads."""
+    seen: dict[str, list[str]] = {}
+
+    async def agent(ctx: TaskContext) -> None:
+        seen["history"] = [_text_of(m) for m in ctx.history]
+        seen["older"] = [_text_of(m) for m in await ctx.load_history(25)]
+        for index in range(10):
+            await ctx.artifact(f"chunk {index}", artifact_id="a", append=index > 0)
+        await ctx.ask(f"answer to {ctx.text}")
+
+    stack = Stack(agent)
+    counting = CountingStore(stack.store)
+    worker = Worker(TaskLedger(counting), FunctionExecutor(agent))
+    operation = await _start(stack, "message 0")
+    await worker.handle(operation)
+    for turn in range(1, 30):
+        await stack.engine.send_message(
+            send_params(user_message(f"message {turn}", task_id=operation.task_id)), CALLER
+        )
+        counting.reset()
+        await worker.handle(RunOperation(task_id=operation.task_id, run_id=(await _run_id(stack, operation))))
+
+    expected = [text for turn in range(29) for text in (f"message {turn}", f"answer to message {turn}")]
+    assert seen["history"] == [*expected, "message 29"][-HISTORY_WINDOW:]
+    assert seen["older"] == [*expected, "message 29"][-25:]
+    # The turn start (one page), load_history (one page, then the commits holding the older
+    # messages, by key: ten artifact chunks lie between two messages).
+    assert counting.calls == {"latest": 2, "commits_at": 1}
+    assert (await stack.ledger.load(operation.task_id, history_length=1)).history == [
+        (await stack.ledger.load(operation.task_id)).history[-1]  # type: ignore[index]
+    ]
+
+
+async def _run_id(stack: Stack, operation: RunOperation) -> str:
+    run = (await stack.ledger.head(operation.task_id)).run
+    assert run is not None
+    return run.run_id
+
+
+def _text_of(message: Message) -> str:
+    part = message.parts[0]
+    assert isinstance(part, TextPart)
+    return part.text
+
+
+async def test_a_retried_turn_still_sees_its_message_after_a_dead_attempt_said_a_lot() -> None:
+    """The history window reaches back to the message that started the turn, even when the
+    attempt that died wrote more than a window of progress messages after it."""
+    now = [1000.0]
+    seen: list[str] = []
+
+    async def talks_then_dies(ctx: TaskContext) -> str:
+        for index in range(HISTORY_WINDOW + 2):
+            await ctx.update(f"progress {index}")
+        raise asyncio.CancelledError  # the process was killed mid-run
+
+    async def agent(ctx: TaskContext) -> str:
+        seen.extend([ctx.text, _text_of(ctx.history[0]), _text_of(ctx.history[-1])])
+        return "done"
+
+    stack = Stack(agent)
+    operation = await _start(stack, "the question")
+    dying = Worker(stack.ledger, FunctionExecutor(talks_then_dies), lease_seconds=60, clock=lambda: now[0])
+    with pytest.raises(asyncio.CancelledError):
+        await dying.handle(operation)
+    later = Worker(stack.ledger, FunctionExecutor(agent), lease_seconds=60, clock=lambda: now[0] + 61)
+    await later.handle(operation)
+
+    assert seen == ["the question", "the question", f"progress {HISTORY_WINDOW + 1}"]

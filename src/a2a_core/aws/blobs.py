@@ -1,13 +1,16 @@
 """Bodies too large for a DynamoDB item, kept as S3 objects.
 
-Calls are synchronous (the stores run them in a thread) and raise botocore's errors unchanged:
-the store that uses them maps errors to domain errors in one place.
+Calls are synchronous (the stores run them in a thread) and raise botocore's errors unchanged
+(but for a missing object the caller said it can do without): the store that uses them maps
+errors to domain errors in one place.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+
+from botocore.exceptions import ClientError
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -27,8 +30,14 @@ class S3Blobs:
     def put(self, key: str, data: bytes) -> None:
         self._client.put_object(Bucket=self.bucket, Key=key, Body=data, ContentType="application/json")
 
-    def get(self, key: str) -> bytes:
-        return self._client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+    def get(self, key: str, *, missing_ok: bool = False) -> bytes:
+        """The object's bytes; with ``missing_ok``, empty bytes when there is no such object."""
+        try:
+            return self._client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+        except ClientError as error:
+            if missing_ok and error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+                return b""
+            raise
 
     def delete(self, key: str) -> None:
         """Remove ``key``; a key that does not exist is not an error (S3 semantics)."""

@@ -21,9 +21,14 @@ from a2a_core.core.errors import InvalidAgentResponseError, InvalidTransitionErr
 from a2a_core.core.ledger import Change, TaskLedger, status
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
+from a2a_core.core.snapshots import Folding
 from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
 Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]
+
+# The recent messages a turn starts with in `TaskContext.history` (one read of the task, whatever
+# its length); `TaskContext.load_history` reads further back.
+HISTORY_WINDOW = 10
 
 
 class TaskContext:
@@ -31,6 +36,9 @@ class TaskContext:
 
     Emitting methods raise `TaskCanceledError` when a client canceled the task meanwhile; let it
     propagate (the worker records nothing more) or catch it to clean up.
+
+    ``task`` is the task as this turn found it, with its last `HISTORY_WINDOW` messages (and at
+    least the message that started the turn); `load_history` reads as many as you need.
 
     The agent's own state for the whole conversation (e.g. its framework's message list) lives in
     the context store: `load_context`, `update_context` and `change_context`.
@@ -44,9 +52,13 @@ class TaskContext:
         *,
         head: Commit | None = None,
         context_store: ContextStore | None = None,
+        folding: Folding | None = None,
     ) -> None:
         self._ledger = ledger
         self._head = head  # our last write: the next one is decided on it without a read
+        # The task folded through ``head``, kept up to date with our writes: a write that is due
+        # to carry a snapshot takes it from here instead of reading the log.
+        self._folding = folding
         self._context_store = context_store
         self._context_version: int | None = None  # what `update_context` builds on
         self.task = task
@@ -72,7 +84,14 @@ class TaskContext:
 
     @property
     def history(self) -> list[Message]:
+        """The task's recent messages as the turn started, oldest first: the last
+        `HISTORY_WINDOW`, and at least back to the message that started this turn."""
         return list(self.task.history or [])
+
+    async def load_history(self, limit: int | None = None) -> list[Message]:
+        """The task's last ``limit`` messages as they are now, this turn's included (None: as
+        many as the server returns to clients, its historyLength cap); one read, O(limit)."""
+        return (await self._ledger.load(self.task_id, limit)).history or []
 
     @property
     def message(self) -> Message:
@@ -209,8 +228,13 @@ class TaskContext:
                 raise TaskCanceledError(f"Task {self.task_id}'s turn is no longer ours ({head.state.value})")
             return Change(events)
 
-        commit = await self._ledger.write(self.task_id, decide, head=self._head)
+        previous = self._head
+        commit = await self._ledger.write(self.task_id, decide, head=previous, folding=self._folding)
         assert commit is not None
+        if self._folding is not None and previous is not None and commit.first_seq == previous.next_seq:
+            self._folding.apply(commit)
+        else:  # another writer got in between: our fold is stale
+            self._folding = None
         self._head = commit
         return commit
 

@@ -31,8 +31,10 @@ class FrameworkExecutor(AgentExecutor, Generic[MessageT, ResultT]):
 
     @abstractmethod
     def build_message_history(self, history: list[Message]) -> list[MessageT]:
-        """The task's messages (oldest first; the user message of this turn last) in the
-        framework's format."""
+        """The task's recent messages (``ctx.history``: the last `HISTORY_WINDOW`, oldest first,
+        the user message of this turn among them) in the framework's format. A framework that
+        needs the whole conversation keeps it in the context store, as the pydantic-ai adapter
+        does, or reads more with ``ctx.load_history``."""
 
     @abstractmethod
     async def run(self, history: list[MessageT], ctx: TaskContext) -> ResultT:

@@ -1,10 +1,16 @@
-"""Task lifecycle on top of a `TaskStore`: every write of every component goes through here.
+"""Task lifecycle on top of a `TaskStore`: every write and every read of every component goes
+through here.
 
 Each write reads the task's head, lets the caller decide what to append given that head (or to
 append nothing), checks every status change against the state machine, and appends the commit
 at the next sequence number. If another writer won the race the whole decision is taken again
 on the new head, so a decision is never made on stale state: a cancel and a completion racing
-end in exactly one terminal state, and a duplicate request finds its own earlier write.
+end in exactly one terminal state, and a duplicate request finds its own earlier write. A commit
+that is due one (`a2a_core.snapshots.is_due`) is stored with a snapshot of the task folded up to
+it, in the same write.
+
+Reads (`load`, `view`, `views`, `commits_after`, `commits_since`) go through `TaskReader`: the
+newest snapshot plus the commits after it, never the whole log.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from a2a_core.core.records import (
     MessageAdded,
     RunLease,
     StatusChanged,
-    fold,
 )
+from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
 from a2a_core.core.store import TaskStore
+from a2a_core.core.task_reads import TaskReader, TaskView
 from a2a_core.types import Message, Task, TaskState, TaskStatus
 
 _KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is
@@ -45,6 +52,8 @@ Decide = Callable[[Commit], Change | None]
 
 # A new task's first commit holds its first message (seq 1) and the submitted status (seq 2).
 CREATED_SEQ = 2
+# The highest sequence number a log holds (10 digits in DynamoDB's sort key).
+_LAST = 9_999_999_999
 
 
 def status(state: TaskState, message: Message | None = None) -> StatusChanged:
@@ -62,10 +71,27 @@ class TaskLedger:
         *,
         clock: Callable[[], float] = time.time,
         max_races: int = 50,
+        history_cap: int = 1000,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        repair_snapshots: bool = True,
     ) -> None:
+        """``history_cap``: the most messages a read returns (the server's historyLength cap);
+        ``snapshot_every``: the fewest commits between snapshots; ``repair_snapshots`` False for
+        a reader that may not write (the push function): it then never stores a snapshot."""
         self.store = store
         self._clock = clock
         self._max_races = max_races
+        self._snapshot_every = snapshot_every
+        # A page of `snapshot_every` entries holds the newest snapshot while snapshots are small
+        # (one every that many commits): one read whose 4 KB units are not wasted on commits
+        # older than it. A larger snapshot, spaced further back, takes one more, exact read.
+        self._reader = TaskReader(
+            store, history_cap=history_cap, page=snapshot_every, repair=repair_snapshots
+        )
+
+    @property
+    def history_cap(self) -> int:
+        return self._reader.history_cap
 
     async def create(
         self,
@@ -79,7 +105,7 @@ class TaskLedger:
     ) -> tuple[Task, bool]:
         """Create a submitted task owned by ``owner``; returns (task, created). Idempotent on
         ``task_id``."""
-        commit = Commit(
+        first = Commit(
             task_id=task_id,
             context_id=context_id,
             first_seq=1,
@@ -95,21 +121,57 @@ class TaskLedger:
             metadata=metadata,
             owner=owner,
         )
+        commit = first.model_copy(update={"snapshot_mark": next_mark(None, _size(first))})
         try:
             await self.store.append(commit)
         except ConcurrentUpdateError:
             return await self.load(task_id, owner=owner), False
-        return fold([commit]), True
+        folding = fold([commit])
+        return folding.task(folding.messages), True
 
     # Reads and writes for a client pass ``owner`` (its principal): a task someone else owns is
     # reported exactly like a task that does not exist. None skips the check (the worker's writes).
     async def load(
         self, task_id: str, history_length: int | None = None, *, owner: str | None = None
     ) -> Task:
-        commits = await self.store.read(task_id)
-        if not commits or not _owned(commits[0], owner):
+        """The task with its last ``history_length`` messages (None: as many as the cap allows)."""
+        return (await self.view(task_id, history_length=history_length, owner=owner)).task
+
+    async def view(
+        self,
+        task_id: str,
+        *,
+        history_length: int | None = None,
+        through: int | None = None,
+        owner: str | None = None,
+    ) -> TaskView:
+        """`load`, with the head it was folded through; as of the commit starting at or before
+        ``through`` when given (a stream's start, a push notification's commit)."""
+        view = await self._reader.view(task_id, history_length=history_length, through=through)
+        if view is None or not _owned(view.head, owner):
             raise TaskNotFoundError(f"Task {task_id} not found")
-        return fold(commits, history_length=history_length)
+        return view
+
+    async def views(
+        self, task_ids: list[str], *, history_length: int | None = None, owner: str | None = None
+    ) -> list[TaskView]:
+        """`view` of many tasks (a list page); unknown tasks and others' are left out."""
+        views = await self._reader.views(task_ids, history_length=history_length)
+        return [view for view in views if _owned(view.head, owner)]
+
+    async def commits_after(self, task_id: str, seq: int) -> list[Commit]:
+        """The commits starting after ``seq``, which must end a commit (a follower's last one);
+        one read, and [] when nothing is new."""
+        return [entry.commit for entry in await self.store.entries(task_id, seq + 1, _LAST, snapshots=False)]
+
+    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
+        """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds
+        (`TaskStore.wait_for_append`: early only where the store can tell)."""
+        await self.store.wait_for_append(task_id, after_seq, timeout)
+
+    async def commits_since(self, task_id: str, after_seq: int) -> list[Commit]:
+        """The commits holding any event after ``after_seq`` (which may fall inside a commit)."""
+        return await self.store.read(task_id, after_seq)
 
     async def head(self, task_id: str, *, owner: str | None = None) -> Commit:
         head = await self.store.head(task_id)
@@ -118,21 +180,29 @@ class TaskLedger:
         return head
 
     async def write(
-        self, task_id: str, decide: Decide, *, head: Commit | None = None, owner: str | None = None
+        self,
+        task_id: str,
+        decide: Decide,
+        *,
+        head: Commit | None = None,
+        folding: Folding | None = None,
+        owner: str | None = None,
     ) -> Commit | None:
         """Append what ``decide(head)`` returns; None if it chose to append nothing.
 
         ``decide`` may raise a domain error to refuse; it is called again on the fresh head
         whenever another writer got there first. A writer that knows the head (its own last
         commit) passes it to save a read; decisions on it are re-taken on a fresh head if the
-        append loses a race or ``decide`` refuses.
+        append loses a race or ``decide`` refuses. One that also knows the task folded through
+        that head (``folding``, left unchanged) saves the read a snapshot would otherwise take.
         """
         for _ in range(self._max_races):
             cached = head is not None
             current = head or await self.head(task_id)
+            known = folding if cached else None
             if not _owned(current, owner):
                 raise TaskNotFoundError(f"Task {task_id} not found")
-            head = None  # whatever happens below, a further attempt reads the head afresh
+            head = folding = None  # whatever happens below, a further attempt reads afresh
             try:
                 change = decide(current)
             except Exception:
@@ -143,9 +213,9 @@ class TaskLedger:
                 if cached:
                     continue
                 return None
-            commit = self._next_commit(current, change)
+            commit, snapshot = await self._with_snapshot(current, self._next_commit(current, change), known)
             try:
-                await self.store.append(commit)
+                await self.store.append(commit, snapshot)
             except ConcurrentUpdateError:
                 continue
             return commit
@@ -166,19 +236,23 @@ class TaskLedger:
             head = await self.head(task_id)
         return head
 
-    # The read side, for readers that follow a log rather than act for a client (the worker, the
-    # streams, push notifications): no owner check, and a missing task is not an error.
-    async def commits(self, task_id: str, after_seq: int = 0) -> list[Commit]:
-        """Commits holding any event with ``seq > after_seq``, in order; [] for an unknown task."""
-        return await self.store.read(task_id, after_seq)
-
-    async def head_or_none(self, task_id: str) -> Commit | None:
-        """The task's latest commit, or None if there is no such task."""
-        return await self.store.head(task_id)
-
-    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
-        """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds."""
-        await self.store.wait_for_append(task_id, after_seq, timeout)
+    async def _with_snapshot(
+        self, head: Commit, commit: Commit, known: Folding | None
+    ) -> tuple[Commit, bytes | None]:
+        """``commit`` with its mark, and the snapshot it carries if one is due."""
+        mark = next_mark(head, _size(commit))
+        if not is_due(mark, self._snapshot_every):
+            return commit.model_copy(update={"snapshot_mark": mark}), None
+        if known is not None and known.upto == head.last_seq:
+            folding = known.copy()
+        else:
+            folded = await self._reader.fold(head.task_id, through=head.first_seq)
+            if folded is None or folded[1].first_seq != head.first_seq:  # the head is gone: no snapshot
+                return commit.model_copy(update={"snapshot_mark": mark}), None
+            folding = folded[0]
+        folding.apply(commit)
+        snapshot = folding.snapshot(self.history_cap).model_dump_json(exclude_none=True).encode()
+        return commit.model_copy(update={"snapshot_mark": taken_mark(commit, len(snapshot))}), snapshot
 
     def _next_commit(self, head: Commit, change: Change) -> Commit:
         state = head.state
@@ -210,3 +284,8 @@ class TaskLedger:
 
 def _owned(commit: Commit, owner: str | None) -> bool:
     return owner is None or (commit.owner or ANONYMOUS_OWNER) == owner
+
+
+def _size(commit: Commit) -> int:
+    """What the commit weighs in the log (its stored JSON, before a mark is added)."""
+    return len(commit.model_dump_json(exclude_none=True))

@@ -5,7 +5,9 @@ per-task sequence numbers, plus the task's state *after* the commit. Appending a
 only way anything about a task changes, and store adapters accept a commit only at the next free
 sequence number, so the log doubles as the optimistic-concurrency version: two writers that read
 the same head race for the same key and exactly one wins. One commit is one storage item (one
-DynamoDB write, no transaction), and no item grows with the task's history.
+DynamoDB write, no transaction), and no item grows with the task's history. Every few commits a
+commit also carries a snapshot of the task folded up to it (`a2a_core.snapshots`): derived data,
+stored beside the commit, never a part of it.
 """
 
 from __future__ import annotations
@@ -74,6 +76,23 @@ class RunLease(_Record):
     attempt: int = 0
 
 
+class SnapshotMark(_Record):
+    """Where the task's newest snapshot is, as the writer of the commit carrying this mark knew it.
+
+    Carried on every commit (like ``owner``), so the next writer knows from the head alone whether
+    its commit is due to carry a snapshot (`a2a_core.snapshots.is_due`) and a reader knows which
+    commit holds the newest one. None fields are left out of the stored JSON.
+    """
+
+    # The first_seq of the commit stored with the newest snapshot (None: no snapshot yet).
+    at: int | None = None
+    # Commits since that one (this one included), and their size in bytes.
+    commits: int = 0
+    bytes: int = 0
+    # The size of that snapshot in bytes.
+    size: int | None = None
+
+
 class Commit(_Record):
     task_id: str
     context_id: str
@@ -91,6 +110,8 @@ class Commit(_Record):
     # so a store can expire all of a task's items at the same moment (`started_at`). None on the
     # first commit, which is created_at itself, and on commits written before it was recorded.
     task_created_at: float | None = None
+    # None on commits written before snapshots were (their successor takes one at once).
+    snapshot_mark: SnapshotMark | None = None
 
     @property
     def started_at(self) -> float | None:
@@ -129,46 +150,9 @@ def to_stream_event(event: LogEvent, *, task_id: str, context_id: str) -> Stream
     return None
 
 
-def fold(commits: list[Commit], *, history_length: int | None = None) -> Task:
-    """Rebuild the Task a client sees from its whole log (commits in sequence order)."""
-    first = commits[0]
-    history: list[Message] = []
-    artifacts: dict[str, Artifact] = {}
-    status = TaskStatus(state=TaskState.submitted)
-    for commit in commits:
-        for event in commit.events:
-            if isinstance(event, MessageAdded):
-                history.append(event.message)
-            elif isinstance(event, StatusChanged):
-                status = event.status
-                if event.status.message is not None:
-                    history.append(event.status.message)
-            else:
-                artifacts[event.artifact.artifact_id] = _merge(
-                    artifacts.get(event.artifact.artifact_id), event
-                )
-    return trim_history(
-        Task(
-            id=first.task_id,
-            context_id=first.context_id,
-            status=status,
-            history=history,
-            artifacts=list(artifacts.values()) or None,
-            metadata=first.metadata,
-        ),
-        history_length,
-    )
-
-
 def trim_history(task: Task, history_length: int | None) -> Task:
     """The task with only its last ``history_length`` messages (all when None); a copy."""
     if history_length is None or task.history is None:
         return task
     kept = task.history[-history_length:] if history_length else []
     return task.model_copy(update={"history": kept})
-
-
-def _merge(existing: Artifact | None, update: ArtifactUpdated) -> Artifact:
-    if existing is None or not update.append:
-        return update.artifact
-    return existing.model_copy(update={"parts": [*existing.parts, *update.artifact.parts]})

@@ -1,8 +1,10 @@
 """The task store port and its in-memory adapter.
 
-The port is deliberately tiny: append a commit at the next sequence number, read the head,
-read the log. Everything the protocol means by a task (state machine, history, artifacts) is
-built on top of it by `TaskLedger`, so adapters stay simple and share one contract suite.
+The port is deliberately small: append a commit at the next sequence number (optionally with a
+snapshot stored beside it), read the head, read the log by position. Everything the protocol
+means by a task (state machine, history, artifacts, what a snapshot holds) is built on top of it
+by `TaskLedger`, so adapters stay simple and share one contract suite. To an adapter a snapshot
+is opaque bytes that belong to one commit.
 """
 
 from __future__ import annotations
@@ -11,25 +13,43 @@ import asyncio
 import bisect
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cached_property
 
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.notify import Notifier
 from a2a_core.core.records import Commit
 
 
+@dataclass(frozen=True)
+class LogEntry:
+    """A stored commit (its JSON) and the snapshot stored with it: None when it has none (or when
+    the read did not ask for snapshots), empty bytes when it has one whose body is gone."""
+
+    body: str | bytes
+    snapshot: bytes | None = None
+
+    @cached_property
+    def commit(self) -> Commit:
+        """The commit, parsed on first use: a reader parses only the entries it folds."""
+        return Commit.model_validate_json(self.body)
+
+
 class TaskStore(ABC):
     """Durable, append-only task logs."""
 
     @abstractmethod
-    async def append(self, commit: Commit) -> None:
-        """Store ``commit`` as the next entry of its task's log.
+    async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
+        """Store ``commit`` as the next entry of its task's log, with ``snapshot`` beside it.
 
         Callers append at the ``next_seq`` of a head they read (``first_seq == 1`` creates the
         task). Adapters guarantee only that a taken sequence number is refused: they raise
         `ConcurrentUpdateError` when a commit of that task already starts at ``commit.first_seq``
-        (for ``first_seq == 1``: the task already exists). Whether a gap or an append to an
-        unknown task is refused is adapter-specific (it would cost a transaction or a read on
-        DynamoDB). Not idempotent by itself: the ledger decides what a lost race means.
+        (for ``first_seq == 1``: the task already exists), and then store neither. Whether a gap
+        or an append to an unknown task is refused is adapter-specific (it would cost a
+        transaction or a read on DynamoDB). Not idempotent by itself: the ledger decides what a
+        lost race means.
         """
 
     @abstractmethod
@@ -42,6 +62,25 @@ class TaskStore(ABC):
     @abstractmethod
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         """Commits holding any event with ``seq > after_seq``, in order; [] for an unknown task."""
+
+    @abstractmethod
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
+        """The last ``limit`` entries of the log, newest first, with their snapshots: of the
+        commits starting at or before ``through`` when given. One strongly consistent read."""
+
+    @abstractmethod
+    async def entries(self, task_id: str, first: int, last: int, *, snapshots: bool = True) -> list[LogEntry]:
+        """The entries whose commit starts in ``[first, last]``, in order; their snapshots only
+        when ``snapshots`` (else every ``snapshot`` is None)."""
+
+    @abstractmethod
+    async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
+        """The commits starting at ``first_seqs``, in order; those that do not exist are left out."""
+
+    @abstractmethod
+    async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
+        """Store ``snapshot`` with the stored ``commit`` (the same task and first_seq), replacing
+        any it has; False, storing nothing, when there is no such commit. Idempotent."""
 
     @abstractmethod
     async def tasks_in_context(self, context_id: str) -> list[str]:
@@ -60,19 +99,27 @@ class TaskStore(ABC):
         await asyncio.sleep(timeout)
 
 
+@dataclass
+class _Stored:
+    first_seq: int
+    last_seq: int
+    commit: bytes  # serialized
+    snapshot: bytes | None
+
+
 class InMemoryTaskStore(TaskStore):
     """Logs kept in this process; commits are serialized, so readers never share objects."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        # Per task: (first_seq, last_seq, serialized commit), in order.
-        self._logs: dict[str, list[tuple[int, int, bytes]]] = {}
+        # Per task, in order.
+        self._logs: dict[str, list[_Stored]] = {}
         # Per context: (created_at, task_id) of each task, in creation order.
         self._contexts: dict[str, list[tuple[float, str]]] = {}
         self._notifier = Notifier()
 
-    async def append(self, commit: Commit) -> None:
-        entry = (commit.first_seq, commit.last_seq, commit.model_dump_json().encode())
+    async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
+        entry = _Stored(commit.first_seq, commit.last_seq, commit.model_dump_json().encode(), snapshot)
         with self._lock:
             log = self._logs.get(commit.task_id)
             if commit.first_seq == 1:
@@ -83,7 +130,7 @@ class InMemoryTaskStore(TaskStore):
             else:
                 if log is None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} does not exist")
-                if log[-1][1] + 1 != commit.first_seq:
+                if log[-1].last_seq + 1 != commit.first_seq:
                     raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken")
                 log.append(entry)
         self._notifier.notify(commit.task_id)
@@ -91,16 +138,48 @@ class InMemoryTaskStore(TaskStore):
     async def head(self, task_id: str) -> Commit | None:
         with self._lock:
             log = self._logs.get(task_id)
-            blob = log[-1][2] if log else None
+            blob = log[-1].commit if log else None
         return None if blob is None else Commit.model_validate_json(blob)
 
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         with self._lock:
             log = self._logs.get(task_id, [])
             # Sequence numbers only grow: bisect to the first commit ending after ``after_seq``.
-            start = bisect.bisect_right(log, after_seq, key=lambda entry: entry[1])
-            blobs = [blob for _, _, blob in log[start:]]
+            start = bisect.bisect_right(log, after_seq, key=lambda entry: entry.last_seq)
+            blobs = [entry.commit for entry in log[start:]]
         return [Commit.model_validate_json(blob) for blob in blobs]
+
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
+        with self._lock:
+            log = self._logs.get(task_id, [])
+            end = len(log) if through is None else bisect.bisect_right(log, through, key=_first_seq)
+            stored = log[max(0, end - limit) : end][::-1]
+        return [_entry(entry, snapshots=True) for entry in stored]
+
+    async def entries(self, task_id: str, first: int, last: int, *, snapshots: bool = True) -> list[LogEntry]:
+        with self._lock:
+            log = self._logs.get(task_id, [])
+            stored = log[
+                bisect.bisect_left(log, first, key=_first_seq) : bisect.bisect_right(
+                    log, last, key=_first_seq
+                )
+            ]
+        return [_entry(entry, snapshots=snapshots) for entry in stored]
+
+    async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
+        with self._lock:
+            by_seq = {entry.first_seq: entry.commit for entry in self._logs.get(task_id, [])}
+            blobs = [by_seq[seq] for seq in sorted(set(first_seqs)) if seq in by_seq]
+        return [Commit.model_validate_json(blob) for blob in blobs]
+
+    async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
+        with self._lock:
+            log = self._logs.get(commit.task_id, [])
+            index = bisect.bisect_left(log, commit.first_seq, key=_first_seq)
+            if index == len(log) or log[index].first_seq != commit.first_seq:
+                return False
+            log[index].snapshot = snapshot
+        return True
 
     async def tasks_in_context(self, context_id: str) -> list[str]:
         with self._lock:
@@ -113,7 +192,15 @@ class InMemoryTaskStore(TaskStore):
     def _last_seq(self, task_id: str) -> int:
         with self._lock:
             log = self._logs.get(task_id)
-            return log[-1][1] if log else 0
+            return log[-1].last_seq if log else 0
+
+
+def _first_seq(entry: _Stored) -> int:
+    return entry.first_seq
+
+
+def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:
+    return LogEntry(stored.commit, stored.snapshot if snapshots else None)
 
 
 class NotifyingTaskStore(TaskStore):
@@ -126,9 +213,13 @@ class NotifyingTaskStore(TaskStore):
     def __init__(self, inner: TaskStore) -> None:
         self.inner = inner
         self._notifier = Notifier()
+        # The last sequence number this process appended, per task: a follower that registers
+        # just after an append still sees it without a read. (A dev server's worth of tasks.)
+        self._appended: dict[str, int] = {}
 
-    async def append(self, commit: Commit) -> None:
-        await self.inner.append(commit)
+    async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
+        await self.inner.append(commit, snapshot)
+        self._appended[commit.task_id] = max(self._appended.get(commit.task_id, 0), commit.last_seq)
         self._notifier.notify(commit.task_id)
 
     async def head(self, task_id: str) -> Commit | None:
@@ -137,10 +228,21 @@ class NotifyingTaskStore(TaskStore):
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         return await self.inner.read(task_id, after_seq)
 
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
+        return await self.inner.latest(task_id, limit=limit, through=through)
+
+    async def entries(self, task_id: str, first: int, last: int, *, snapshots: bool = True) -> list[LogEntry]:
+        return await self.inner.entries(task_id, first, last, snapshots=snapshots)
+
+    async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
+        return await self.inner.commits_at(task_id, first_seqs)
+
+    async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
+        return await self.inner.attach_snapshot(commit, snapshot)
+
     async def tasks_in_context(self, context_id: str) -> list[str]:
         return await self.inner.tasks_in_context(context_id)
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
-        # No cheap "already ahead?" check here (it would be a read): an append that lands just
-        # before we register is caught by the caller's next poll, at most ``timeout`` later.
-        await self._notifier.wait(task_id, timeout)
+        # Appends by other processes are not seen here: the caller's next poll finds them.
+        await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)

@@ -28,10 +28,12 @@ from a2a_core.core.errors import (
     TaskCanceledError,
     TaskNotFoundError,
 )
-from a2a_core.core.executor import AgentExecutor, TaskContext
+from a2a_core.core.executor import HISTORY_WINDOW, AgentExecutor, TaskContext
 from a2a_core.core.ledger import Change, TaskLedger, status
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease, fold
+from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.snapshots import messages_of
+from a2a_core.core.task_reads import TaskView
 from a2a_core.types import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)
@@ -77,22 +79,46 @@ class Worker:
 
         Raises `RunInProgressError` when another worker is running the turn right now.
         """
-        commits = await self.ledger.commits(operation.task_id)
-        if not commits:
+        try:
+            view = await self.ledger.view(operation.task_id, history_length=HISTORY_WINDOW)
+        except TaskNotFoundError:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
             return
-        claim = await self.ledger.write(operation.task_id, self._claim(operation), head=commits[-1])
+        claim = await self.ledger.write(
+            operation.task_id, self._claim(operation), head=view.head, folding=view.folding
+        )
         if claim is None:
             return
         if claim.state == TaskState.failed:
             logger.error("task %s failed: its %d attempts were used up", operation.task_id, self.max_attempts)
             return
-        if claim.first_seq == commits[-1].next_seq:
-            task = fold([*commits, claim])
-        else:  # the claim lost a race first: the log we read is stale
-            task = await self.ledger.load(operation.task_id)
-        ctx = TaskContext(self.ledger, task, operation.run_id, head=claim, context_store=self.context_store)
+        ctx = await self._context(operation, view, claim)
         await self._run(ctx, deadline)
+
+    async def _context(self, operation: RunOperation, view: TaskView, claim: Commit) -> TaskContext:
+        """The turn's context: the task as the claim left it, its recent messages (with the
+        message that started the turn among them) in ``history``."""
+        if claim.first_seq == view.head.next_seq:
+            folding = view.folding
+            folding.apply(claim)
+            history = [*(view.task.history or []), *messages_of(claim)][-HISTORY_WINDOW:]
+        else:  # the claim lost a race first: what we read is stale
+            view = await self.ledger.view(operation.task_id, history_length=HISTORY_WINDOW)
+            folding, history = view.folding, view.task.history or []
+        if not any(message.role == Role.user for message in history):
+            # Agent messages of an attempt that died filled the window: reach back to the user's.
+            full = (await self.ledger.load(operation.task_id)).history or []
+            users = [index for index, message in enumerate(full) if message.role == Role.user]
+            history = full[min(users[-1], len(full) - HISTORY_WINDOW) :] if users else full
+        known = folding if folding.upto == claim.last_seq else None
+        return TaskContext(
+            self.ledger,
+            folding.task(history),
+            operation.run_id,
+            head=claim,
+            context_store=self.context_store,
+            folding=known,
+        )
 
     async def give_up(self, operation: RunOperation, reason: str) -> bool:
         """Fail the operation's turn with ``reason`` if it is still pending; see `give_up`."""

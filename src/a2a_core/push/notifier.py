@@ -24,10 +24,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged, fold
+from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
+from a2a_core.core.task_reads import TaskView
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
@@ -63,7 +65,9 @@ class PushNotifier:
         history_length: int | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """``history_length``: the cap ``tasks/get`` applies to history when none is asked for."""
+        """``ledger`` reads tasks (it may be read-only: ``repair_snapshots=False``);
+        ``history_length``: the cap ``tasks/get`` applies to history when none is asked for (None:
+        the ledger's)."""
         self.ledger = ledger
         self.push_store = push_store
         self.sender = sender
@@ -88,14 +92,14 @@ class PushNotifier:
         configs = await self.push_store.list(ref.task_id)
         if not configs:
             return []
-        commits = [c for c in await self.ledger.commits(ref.task_id) if c.first_seq <= ref.first_seq]
-        if not commits or commits[-1].first_seq != ref.first_seq:
+        view = await self._view(ref.task_id, ref.first_seq)
+        if view is None or view.head.first_seq != ref.first_seq:
             logger.warning("commit %s of task %s is gone; nothing to notify", ref.first_seq, ref.task_id)
             return []
-        seq = self._notified_seq(commits[-1])
+        seq = self._notified_seq(view.head)
         if seq is None:
             return []
-        notification = Notification(ref.task_id, seq, self._body(commits))
+        notification = Notification(ref.task_id, seq, _body(view))
         return await self.deliver(notification, configs, deadline=deadline)
 
     async def deliver(
@@ -121,9 +125,18 @@ class PushNotifier:
         if letter.body is not None:
             body = letter.body.encode()
         else:
-            commits = [c for c in await self.ledger.commits(letter.task_id) if c.first_seq <= letter.seq]
-            body = self._body(commits)
+            view = await self._view(letter.task_id, letter.seq)
+            if view is None:
+                return None
+            body = _body(view)
         return (await self.deliver(Notification(letter.task_id, letter.seq, body), [config]))[0]
+
+    async def _view(self, task_id: str, through: int) -> TaskView | None:
+        """The task right after its commit starting at or before ``through``; None if gone."""
+        try:
+            return await self.ledger.view(task_id, history_length=self.history_length, through=through)
+        except TaskNotFoundError:
+            return None
 
     async def _deliver_one(
         self, notification: Notification, config: PushNotificationConfig, deadline: float | None
@@ -154,10 +167,6 @@ class PushNotifier:
         self.metrics.count(FAILED)
         return result
 
-    def _body(self, commits: list[Commit]) -> bytes:
-        task = fold(commits, history_length=self.history_length)
-        return task.model_dump_json(by_alias=True, exclude_none=True).encode()
-
     def _notified_seq(self, commit: Commit) -> int | None:
         """The seq a commit is notified under, or None when it is not notified."""
         if self.events == "all":
@@ -168,3 +177,7 @@ class PushNotifier:
             e.seq for e in commit.events if isinstance(e, StatusChanged) and e.status.state in NOTIFIED_STATES
         ]
         return seqs[-1] if seqs else None
+
+
+def _body(view: TaskView) -> bytes:
+    return view.task.model_dump_json(by_alias=True, exclude_none=True).encode()

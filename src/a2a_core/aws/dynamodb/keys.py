@@ -13,6 +13,9 @@ LAST_SEQ = "last_seq"
 STATE = "state"
 BODY = "body"
 BODY_REF = "body_ref"
+# A commit that carries a snapshot of its task: inline, or the S3 key of one that would not fit.
+SNAPSHOT = "snapshot"
+SNAPSHOT_REF = "snapshot_ref"
 # Random per append call: tells our own put, resent by botocore, from another writer's.
 WRITE_ID = "write_id"
 

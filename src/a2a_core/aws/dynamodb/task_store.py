@@ -2,27 +2,29 @@
 
 An item is keyed `keys.task_key` / `keys.event_key` (of its first seq) and holds ``task_id``,
 ``first_seq``, ``last_seq``, ``state``, ``write_id``, the TTL attribute and either ``body`` (the JSON)
-or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). Only a task's
+or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). A commit that
+carries a snapshot holds it in the same item, as ``snapshot`` or, when body and snapshot together
+would pass the threshold, ``snapshot_ref`` (no item ever nears the 400 KB limit). Only a task's
 first commit carries the context index's attributes, so the index holds one entry per task.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import secrets
 import time
-import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call, query_all
+from a2a_core.aws.dynamodb.batches import batch_get
+from a2a_core.aws.dynamodb.bodies import ItemBodies
 from a2a_core.aws.dynamodb.keys import (
-    BODY,
-    BODY_REF,
     FIRST_SEQ,
     LAST_SEQ,
     MAX_SEQ,
+    SNAPSHOT,
+    SNAPSHOT_REF,
     STATE,
     TASK_ID,
     TASK_PREFIX,
@@ -31,17 +33,14 @@ from a2a_core.aws.dynamodb.keys import (
     task_key,
 )
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.records import Commit
-from a2a_core.core.store import TaskStore
+from a2a_core.core.store import LogEntry, TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
     from a2a_core.aws.blobs import S3Blobs
-
-# S3 bodies fetched at once by one read; boto3's connection pool holds 10 connections.
-_PARALLEL_FETCHES = 8
 
 
 class DynamoDBTaskStore(TaskStore):
@@ -64,24 +63,18 @@ class DynamoDBTaskStore(TaskStore):
     ) -> None:
         self._client = client
         self._table = table_name
-        self._blobs = blobs
+        self._bodies = ItemBodies(blobs, offload_threshold, call=aws_call)
         self._retention = retention_seconds
-        self._offload_threshold = offload_threshold
         self._clock = clock
 
-    async def append(self, commit: Commit) -> None:
+    async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
         # Nulls are defaults: dropping them keeps a typical commit within one 1 KB write unit.
-        body = commit.model_dump_json(exclude_none=True)
+        body = commit.model_dump_json(exclude_none=True).encode()
         item = self._item(commit)
-        ref = None
-        if len(body.encode()) > self._offload_threshold:
-            # A fresh key per attempt: racing writers of one sequence number never overwrite
-            # each other's body, so the winner's item always points at its own.
-            ref = f"tasks/{commit.task_id}/{commit.first_seq:010d}-{uuid.uuid4()}.json"
-            await aws_call(self._blobs.put, ref, body.encode())
-            item[BODY_REF] = {"S": ref}
-        else:
-            item[BODY] = {"S": body}
+        refs = (
+            [] if snapshot is None else await self._bodies.place_snapshot(item, commit, len(body), snapshot)
+        )
+        refs += await self._bodies.place_body(item, commit, body)
         try:
             await aws_call(
                 self._client.put_item,
@@ -97,10 +90,8 @@ class DynamoDBTaskStore(TaskStore):
             if taken.existing is not None and taken.existing.get(WRITE_ID) == item[WRITE_ID]:
                 return
             # Only a lost condition proves the item was not written; after any other error
-            # the put may have landed, and deleting its body would break the stored commit.
-            if ref is not None:
-                with contextlib.suppress(StoreUnavailableError):
-                    await aws_call(self._blobs.delete, ref)
+            # the put may have landed, and deleting its bodies would break the stored commit.
+            await self._bodies.discard(refs)
             raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken") from None
 
     async def head(self, task_id: str) -> Commit | None:
@@ -117,6 +108,52 @@ class DynamoDBTaskStore(TaskStore):
         )
         straddling = [item for item in earlier if int(item[LAST_SEQ]["N"]) > after_seq]
         return await self._decode(straddling + later)
+
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
+        high = MAX_SEQ if through is None else through
+        items = await self._events(task_id, 1, high, forward=False, limit=limit)
+        return await self._bodies.decode(items, snapshots=True)
+
+    async def entries(self, task_id: str, first: int, last: int, *, snapshots: bool = True) -> list[LogEntry]:
+        if first > last:
+            return []
+        return await self._bodies.decode(await self._events(task_id, first, last), snapshots=snapshots)
+
+    async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
+        keys = [
+            {TABLE.partition_key: {"S": task_key(task_id)}, TABLE.sort_key: {"S": event_key(seq)}}
+            for seq in sorted(set(first_seqs))
+        ]
+        items = await batch_get(self._client, self._table, keys, call=aws_call)
+        now = int(self._clock())
+        live = [item for item in items if int(item[TABLE.ttl_attribute]["N"]) > now]
+        return await self._decode(sorted(live, key=lambda item: int(item[FIRST_SEQ]["N"])))
+
+    async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
+        placed: Item = {}
+        body_size = len(commit.model_dump_json(exclude_none=True).encode())
+        refs = await self._bodies.place_snapshot(placed, commit, body_size, snapshot)
+        value, stale = (SNAPSHOT_REF, SNAPSHOT) if refs else (SNAPSHOT, SNAPSHOT_REF)
+        key = {
+            TABLE.partition_key: {"S": task_key(commit.task_id)},
+            TABLE.sort_key: {"S": event_key(commit.first_seq)},
+        }
+        try:
+            # An update, not a put: only the snapshot changes, and the stream sees a MODIFY, which
+            # no consumer of new commits (INSERTs) mistakes for one.
+            await aws_call(
+                self._client.update_item,
+                TableName=self._table,
+                Key=key,
+                UpdateExpression="SET #value = :value REMOVE #stale",
+                ConditionExpression="attribute_exists(#pk)",
+                ExpressionAttributeNames={"#value": value, "#stale": stale, "#pk": TABLE.partition_key},
+                ExpressionAttributeValues={":value": placed[value]},
+            )
+        except KeyTakenError:
+            await self._bodies.discard(refs)
+            return False
+        return True
 
     async def tasks_in_context(self, context_id: str) -> list[str]:
         # The index is a GSI: eventually consistent, so a task created a moment ago may be missing.
@@ -156,7 +193,7 @@ class DynamoDBTaskStore(TaskStore):
     async def _events(
         self, task_id: str, low: int, high: int, *, forward: bool = True, limit: int | None = None
     ) -> list[Item]:
-        # BETWEEN on commit keys, never an open range: the task's PUSH# items share its partition.
+        # BETWEEN on EVT# keys, never an open range: the task's PUSH# items share its partition.
         # TTL deletes items up to a few days after they expire: until then they are filtered out
         # (all of a task's items expire together, so an expired task reads as no task at all).
         return await query_all(
@@ -181,15 +218,4 @@ class DynamoDBTaskStore(TaskStore):
         )
 
     async def _decode(self, items: list[Item]) -> list[Commit]:
-        slots = asyncio.Semaphore(_PARALLEL_FETCHES)
-
-        async def fetch(key: str) -> bytes:
-            async with slots:
-                return await aws_call(self._blobs.get, key)
-
-        refs = [item[BODY_REF]["S"] for item in items if BODY not in item]
-        fetched = dict(zip(refs, await asyncio.gather(*map(fetch, refs)), strict=True))
-        return [
-            Commit.model_validate_json(item[BODY]["S"] if BODY in item else fetched[item[BODY_REF]["S"]])
-            for item in items
-        ]
+        return [entry.commit for entry in await self._bodies.decode(items, snapshots=False)]
