@@ -19,7 +19,7 @@ import logging
 from collections import defaultdict
 from typing import Any
 
-from a2a_core.aws.dynamodb.keys import STATE
+from a2a_core.aws.dynamodb.keys import EVENT_PREFIX, STATE, TASK_PREFIX
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.broker import Broker, RunOperation
 from a2a_core.core.errors import TaskNotFoundError
@@ -44,10 +44,10 @@ def unfinished_tasks(dynamodb: Any, table: str) -> list[str]:
     for page in pages:
         for item in page["Items"]:
             key, sort, state = (item.get(name, {}).get("S", "") for name in (*names, STATE))
-            if key.startswith("TASK#") and sort.startswith("EVT#") and sort > heads[key][0]:
+            if key.startswith(TASK_PREFIX) and sort.startswith(EVENT_PREFIX) and sort > heads[key][0]:
                 heads[key] = (sort, state)
     return [
-        key.removeprefix("TASK#")
+        key.removeprefix(TASK_PREFIX)
         for key, (_, state) in heads.items()
         if state and not _waiting_or_done(TaskState(state))
     ]
