@@ -28,6 +28,7 @@ from botocore import xform_name
 from botocore.exceptions import BotoCoreError, ClientError
 
 from a2a_core.aws.clients import LazyClient
+from a2a_core.aws.dynamodb.keys import TASK_PREFIX
 from a2a_core.aws.resources import TABLE
 
 logger = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ def restore(path: Path, *, dynamodb: Any, s3: Any, table: str, bucket: str, now:
     objects = list(_objects(s3, bucket))
     _rewrite(path, [*items, *objects])
     keys = {params["Item"][TABLE.partition_key]["S"] for _, _, params in items}
-    tasks = sum(1 for key in keys if key.startswith("TASK#"))
+    tasks = sum(1 for key in keys if key.startswith(TASK_PREFIX))
     return Restored(replayed, failed, len(items), len(objects), tasks)
 
 
