@@ -158,7 +158,8 @@ def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(defa
             ],
             "Resource": table,
         },
-        {"Action": ["dynamodb:Query"], "Resource": {"Fn::Join": ["", [table, "/index/by-context"]]}},
+        # ListTasks queries the owner index; no other function may.
+        {"Action": ["dynamodb:Query"], "Resource": {"Fn::Join": ["", [table, "/index/by-owner"]]}},
         {"Action": ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"], "Resource": bodies},
         {
             "Action": ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],
