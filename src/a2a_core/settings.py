@@ -115,6 +115,10 @@ class Settings(BaseModel):
     max_text_part_chars: int = Field(default=200_000, ge=1)
     # Larger historyLength values (and an omitted one) are clamped to this.
     max_history_length: int = Field(default=1000, ge=1)
+    # Signs ListTasks page tokens. Every instance serving one agent must share it (the stack sets
+    # it); unset, the memory and local backends use a key of the process and the aws backend one
+    # derived from the table name (stable, but not secret): see README "ListTasks".
+    page_token_secret: SecretStr | None = Field(default=None, min_length=16)
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)
