@@ -94,6 +94,7 @@ async def test_a_token_works_only_for_the_caller_and_filters_it_was_issued_for(
         lambda token: token + "AAAA",
         lambda token: token + "!",
         lambda token: "not a token",
+        lambda token: "A",  # no base64 at all
         lambda token: "",
         lambda token: "A" * 5000,
         lambda token: base64.urlsafe_b64encode(b'["x",1,99999999999]' + bytes(16)).decode().rstrip("="),
@@ -320,3 +321,8 @@ async def test_a_timestamp_filter_compares_instants_across_time_zones(
         page = await engine.list_tasks(ListTasksQuery(status_timestamp_after=since), ALICE)
         assert [t.id for t in page.tasks] == listed
         assert page.total_size == len(listed)
+
+
+def test_a_page_token_secret_is_at_least_16_bytes() -> None:
+    with pytest.raises(ValueError, match="16 bytes"):
+        PageTokens(b"too short")
