@@ -4,8 +4,9 @@ A simple task: a non-blocking ``message/send`` through the API Lambda handler, t
 handler completing it (fed by the same poller `a2a-serverless dev` uses, which does what the SQS
 event source mapping does), then one ``tasks/get``. Every boto3 call the handlers make is seen
 by a botocore event hook: DynamoDB read/write units are computed from item sizes the way
-DynamoDB bills them (writes: ceil(item KB); an item carrying the context index's keys writes the
-index too; strongly consistent queries: ceil(sum of returned item sizes / 4 KB)); SQS requests
+DynamoDB bills them (writes: ceil(item KB); an item carrying the owner index's keys writes the
+index entry too, sized by what the index projects; strongly consistent queries: ceil(sum of
+returned item sizes / 4 KB)); SQS requests
 and Lambda invocations are counted. Prices: us-east-1 list prices; the agent's own compute is
 excluded; Lambda durations are those measured here against moto (an upper bound: moto answers
 slower than DynamoDB does).
@@ -77,7 +78,9 @@ MEMORY_GB = {"api": 0.25, "worker": 0.5}
 TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
 # The target for the cheapest door with streaming.
 FUNCTION_URL_TARGET = 5.0
-INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.context_key, TABLE.context_sort_key)
+INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.owner_key, TABLE.owner_sort_key)
+# What an owner index entry holds: the table's and the index's keys and the projected attributes.
+INDEX_ENTRY = (*INDEX_KEYS, *TABLE.owner_index_attributes)
 
 
 def attribute_size(value: dict[str, Any]) -> int:
@@ -108,6 +111,8 @@ class Meter:
     read_units: float = 0
     calls: Counter[str] = field(default_factory=Counter)
     item_bytes: list[int] = field(default_factory=list)
+    # The size of the last owner index entry written (the index's reads are billed by entry size).
+    index_entry_bytes: int = 0
 
     def attach(self, client: Any) -> None:
         service = client.meta.service_model.service_name
@@ -119,6 +124,7 @@ class Meter:
         self.calls[name] += 1
         # An eventually consistent read costs half a unit (the API key lookups are).
         context["a2a_read_factor"] = 1.0 if params.get("ConsistentRead") else 0.5
+        context["a2a_index_query"] = params.get("IndexName") == TABLE.owner_index
         if model.name == "UpdateItem":  # the rate buckets: ~70-byte items, one unit each
             self.write_units += 1
         if model.name == "PutItem":
@@ -126,11 +132,17 @@ class Meter:
             self.item_bytes.append(size)
             self.write_units += math.ceil(size / 1024)
             if all(key in params["Item"] for key in INDEX_KEYS):
-                projected = {k: params["Item"][k] for k in INDEX_KEYS}
-                self.write_units += math.ceil(item_size(projected) / 1024)
+                projected = {k: params["Item"][k] for k in INDEX_ENTRY if k in params["Item"]}
+                self.index_entry_bytes = item_size(projected)
+                self.write_units += math.ceil(self.index_entry_bytes / 1024)
 
     def _response(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        if model.name in ("Query", "GetItem"):
+        if model.name == "Query" and context.get("a2a_index_query"):
+            # An index query is billed on every entry it examined, before its filter and for
+            # COUNT too: ScannedCount entries of the owner index (GSI reads: eventually consistent).
+            scanned = parsed.get("ScannedCount", 0) * self.index_entry_bytes
+            self.read_units += max(1, math.ceil(scanned / 4096)) * 0.5
+        elif model.name in ("Query", "GetItem"):
             items = parsed.get("Items") or ([parsed["Item"]] if parsed.get("Item") else [])
             units = max(1, math.ceil(sum(item_size(i) for i in items) / 4096))
             self.read_units += units * context.get("a2a_read_factor", 1.0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 
-from aws_cdk import Duration, Stack
+from aws_cdk import Aws, Duration, Fn, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -187,4 +187,10 @@ def service_environment(
     clashes = sorted(set(owned) & set(extra or {}))
     if clashes:
         raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")
-    return {**(extra or {}), **owned}
+    return {**DEFAULT_ENVIRONMENT, **(extra or {}), **owned}
+
+
+# What ``extra`` may replace. ListTasks page tokens are signed with a key every API instance
+# shares: the GUID of the stack's id, unique per stack, the same on every deploy, and never
+# shown to callers (pass your own A2A_PAGE_TOKEN_SECRET to choose it).
+DEFAULT_ENVIRONMENT = {"A2A_PAGE_TOKEN_SECRET": Fn.select(2, Fn.split("/", Aws.STACK_ID))}

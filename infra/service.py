@@ -330,7 +330,7 @@ class A2AService(Construct):
 
     def _connect(self, worker_batch_size: int, worker_max_concurrency: int) -> None:
         """What each function may do (least privilege), and what invokes the worker and DLQ functions."""
-        self.storage.grant_task_log(self.api_function, write=True, delete=True, context_index=True)
+        self.storage.grant_task_log(self.api_function, write=True, delete=True, owner_index=True)
         self.storage.grant_task_log(self.worker_function, write=True)
         self.storage.grant_task_log(self.dead_letter_function, write=True)
         self.queues.queue.grant_send_messages(self.api_function)

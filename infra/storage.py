@@ -42,10 +42,11 @@ class TaskStorage(Construct):
             removal_policy=RemovalPolicy.RETAIN,
         )
         self.table.add_global_secondary_index(
-            index_name=spec.context_index,
-            partition_key=dynamodb.Attribute(name=spec.context_key, type=_STRING),
-            sort_key=dynamodb.Attribute(name=spec.context_sort_key, type=_NUMBER),
-            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
+            index_name=spec.owner_index,
+            partition_key=dynamodb.Attribute(name=spec.owner_key, type=_STRING),
+            sort_key=dynamodb.Attribute(name=spec.owner_sort_key, type=_NUMBER),
+            projection_type=dynamodb.ProjectionType.INCLUDE,
+            non_key_attributes=spec.owner_index_attributes,
         )
         self.bucket = s3.Bucket(
             self,
@@ -69,14 +70,15 @@ class TaskStorage(Construct):
         )
 
     @property
-    def context_index_arn(self) -> str:
-        return f"{self.table.table_arn}/index/{self.spec.context_index}"
+    def owner_index_arn(self) -> str:
+        return f"{self.table.table_arn}/index/{self.spec.owner_index}"
 
     def grant_task_log(
-        self, function: lambda_.Function, *, write: bool, delete: bool = False, context_index: bool = False
+        self, function: lambda_.Function, *, write: bool, delete: bool = False, owner_index: bool = False
     ) -> None:
         """Let ``function`` read (and ``write``, ``delete``) the table's items and the large bodies,
-        and query the context index; nothing else of the table or the bucket."""
+        and query the owner index (``owner_index``, ListTasks); nothing else of the table or the
+        bucket."""
         table_actions = [
             *_READ_ITEMS,
             *(_WRITE_ITEMS if write else ()),
@@ -85,9 +87,9 @@ class TaskStorage(Construct):
         function.add_to_role_policy(
             iam.PolicyStatement(actions=table_actions, resources=[self.table.table_arn])
         )
-        if context_index:
+        if owner_index:
             function.add_to_role_policy(
-                iam.PolicyStatement(actions=["dynamodb:Query"], resources=[self.context_index_arn])
+                iam.PolicyStatement(actions=["dynamodb:Query"], resources=[self.owner_index_arn])
             )
         function.add_to_role_policy(
             iam.PolicyStatement(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from a2a_core.core.ledger import Change, Decide, TaskLedger
 from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
 from a2a_core.core.snapshots import RECENT_MESSAGES
-from a2a_core.core.store import LogEntry, TaskStore
+from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
 from a2a_core.core.task_reads import TaskView
 from a2a_core.types import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
@@ -102,8 +102,13 @@ class CountingStore(TaskStore):
         self.calls["attach_snapshot"] += 1
         return await self.inner.attach_snapshot(commit, snapshot)
 
-    async def tasks_in_context(self, context_id: str) -> list[str]:
-        return await self.inner.tasks_in_context(context_id)
+    async def list_owned(
+        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+    ) -> OwnedTasks:
+        return await self.inner.list_owned(owner, context_id=context_id, after=after, limit=limit)
+
+    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
+        return await self.inner.count_owned(owner, context_id=context_id)
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         self.calls["wait_for_append"] += 1

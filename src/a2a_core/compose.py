@@ -9,7 +9,9 @@ delivery code are imported by the builders that use them, so an in-memory API ne
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +22,7 @@ from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import EngineConfig, TaskEngine
 from a2a_core.core.executor import AgentExecutor, as_executor
 from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import TaskStore
 from a2a_core.jsonrpc import Dispatcher
@@ -82,12 +85,26 @@ def build_server(
             file_uri_schemes=tuple(settings.file_uri_schemes),
         ),
         push=push,
+        page_tokens=PageTokens(page_token_secret(settings)),
     )
     streams = TaskStreams(engine) if settings.streaming_enabled else None
     cards = CardBuilder(settings, streaming=streams is not None, push_notifications=push is not None)
     dispatcher = Dispatcher(a2a_methods(engine, streams=streams, push=push))
     parts = (settings, ledger, engine, dispatcher, cards)
     return AgentServer(*parts, context_store=context_store, push=push, push_signers=signers)
+
+
+def page_token_secret(settings: Settings) -> bytes:
+    """The key ListTasks page tokens are signed with: ``A2A_PAGE_TOKEN_SECRET`` when set (the
+    stack sets it, so every instance and every deploy accepts each other's tokens). Otherwise the
+    memory and local backends, whose tasks live in this process, use a key of the process; the
+    aws backend derives one from its table, which its instances share, but anyone who knows the
+    table name could sign tokens (they would still only page through their own tasks)."""
+    if settings.page_token_secret is not None:
+        return settings.page_token_secret.get_secret_value().encode()
+    if settings.backend == "aws" and settings.table_name:
+        return hashlib.sha256(f"a2a-serverless:{settings.aws_region}:{settings.table_name}".encode()).digest()
+    return secrets.token_bytes(32)
 
 
 def load_agent(spec: str) -> AgentExecutor:

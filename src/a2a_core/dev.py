@@ -24,7 +24,8 @@ from a2a_core.compose import build_server
 from a2a_core.core.broker import Broker, InMemoryBroker, RunOperation
 from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.executor import AgentExecutor
-from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
+from a2a_core.core.notifying_store import NotifyingTaskStore
+from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError

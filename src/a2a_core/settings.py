@@ -118,6 +118,10 @@ class Settings(BaseModel):
     max_history_length: int = Field(default=1000, ge=1)
     # URI schemes a client's FilePart may point at (the card lists them); others are -32602.
     file_uri_schemes: list[str] = Field(default_factory=lambda: list(DEFAULT_FILE_URI_SCHEMES))
+    # Signs ListTasks page tokens. Every instance serving one agent must share it (the stack sets
+    # it); unset, the memory and local backends use a key of the process and the aws backend one
+    # derived from the table name (stable, but not secret): see README "ListTasks".
+    page_token_secret: SecretStr | None = Field(default=None, min_length=16)
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)

@@ -133,7 +133,7 @@ def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
         alarm_topic=sns.Topic.from_topic_arn(full_stack, "Alarms", TOPIC_ARN),
         custom_domain=DOMAIN,
         web_acl_arn=WEB_ACL_ARN,
-        environment={"A2A_NAME": "Research agent"},
+        environment={"A2A_NAME": "Research agent", "A2A_PAGE_TOKEN_SECRET": "{{resolve:ssm:/agent/pages}}"},
     )
     service.add_push_function()
     return app.synth(), service  # synth raises if cdk-nag finds anything not acknowledged

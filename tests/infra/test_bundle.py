@@ -252,6 +252,7 @@ def _deployed_environment(template: Any, function: str) -> dict[str, str]:
         "A2A_DLQ_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/runs-dlq",
         "A2A_PUSH_DLQ_URL": "https://sqs.eu-west-1.amazonaws.com/123456789012/push-dlq",
         "A2A_PUBLIC_URL": "https://abc123.execute-api.eu-west-1.amazonaws.com/prod/",
+        "A2A_PAGE_TOKEN_SECRET": "5b2f3e60-8a3b-11ef-9c1d-0a1b2c3d4e5f",  # the stack id's GUID
     }
     return {
         key: value if isinstance(value, str) else resolved.get(key, "resolved")

@@ -58,8 +58,12 @@ def _url(template: Template) -> dict[str, Any]:
 
 
 def _settings(environment: dict[str, Any]) -> Settings:
-    """What the deployed function's settings would be (tokens stand in for resource names)."""
-    return Settings.from_env({k: v if isinstance(v, str) else "token" for k, v in environment.items()})
+    """What the deployed function's settings would be (tokens stand in for resource names, a GUID
+    for the stack id's)."""
+    resolved = {"A2A_PAGE_TOKEN_SECRET": "5b2f3e60-8a3b-11ef-9c1d-0a1b2c3d4e5f"}
+    return Settings.from_env(
+        {k: v if isinstance(v, str) else resolved.get(k, "token") for k, v in environment.items()}
+    )
 
 
 def test_the_url_streams_from_the_app_behind_the_web_adapter(url: Template) -> None:

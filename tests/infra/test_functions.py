@@ -91,6 +91,8 @@ def test_environment_names_the_stacks_resources(default: Template, name: str) ->
         "A2A_DLQ_URL": _ref(default, "AWS::SQS::Queue", "/Queues/DeadLetters/Resource"),
         "A2A_RETENTION_DAYS": "30",
         "A2A_LEASE_SECONDS": "900",  # the worker's timeout
+        # ListTasks page tokens: signed with a key every instance shares, the stack id's GUID.
+        "A2A_PAGE_TOKEN_SECRET": {"Fn::Select": [2, {"Fn::Split": ["/", {"Ref": "AWS::StackId"}]}]},
         "POWERTOOLS_SERVICE_NAME": "a2a-serverless",
         "A2A_PUBLIC_URL": {
             "Fn::Join": [
@@ -135,6 +137,7 @@ def test_user_environment_and_custom_domain_reach_every_function(full: Template)
         assert variables["A2A_PUBLIC_URL"] == "https://agent.example.com/"
         assert variables["A2A_LEASE_SECONDS"] == "600"
         assert variables["A2A_RETENTION_DAYS"] == "7"
+        assert variables["A2A_PAGE_TOKEN_SECRET"] == "{{resolve:ssm:/agent/pages}}"  # the deployer's
 
 
 def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(default: Template) -> None:
@@ -159,7 +162,8 @@ def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(defa
             ],
             "Resource": table,
         },
-        {"Action": ["dynamodb:Query"], "Resource": {"Fn::Join": ["", [table, "/index/by-context"]]}},
+        # ListTasks queries the owner index; no other function may.
+        {"Action": ["dynamodb:Query"], "Resource": {"Fn::Join": ["", [table, "/index/by-owner"]]}},
         {"Action": ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"], "Resource": bodies},
         {
             "Action": ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],

@@ -62,16 +62,22 @@ def test_table_is_on_demand_recoverable_encrypted_and_retained(default: Template
     )
 
 
-def test_context_index_is_sparse_and_keys_only(default: Template) -> None:
+def test_the_only_index_is_the_owner_index_projecting_what_list_tasks_filters_on(default: Template) -> None:
     table = properties(default, "AWS::DynamoDB::Table", "/Storage/Table/Resource")
-    (index,) = table["GlobalSecondaryIndexes"]
+    (index,) = table["GlobalSecondaryIndexes"]  # the unused by-context index is gone
     assert index == {
-        "IndexName": TABLE.context_index,
+        "IndexName": "by-owner",
         "KeySchema": [
-            {"AttributeName": TABLE.context_key, "KeyType": "HASH"},
-            {"AttributeName": TABLE.context_sort_key, "KeyType": "RANGE"},
+            {"AttributeName": "owner", "KeyType": "HASH"},
+            {"AttributeName": "created_at", "KeyType": "RANGE"},
         ],
-        "Projection": {"ProjectionType": "KEYS_ONLY"},
+        "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["context_id", "expires_at"]},
+    }
+    assert {d["AttributeName"]: d["AttributeType"] for d in table["AttributeDefinitions"]} == {
+        "pk": "S",
+        "sk": "S",
+        "owner": "S",
+        "created_at": "N",
     }
 
 

@@ -7,7 +7,8 @@ import time
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.store import InMemoryTaskStore, NotifyingTaskStore
+from a2a_core.core.notifying_store import NotifyingTaskStore
+from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.types import TaskState
 from contract.test_task_store import commit
 

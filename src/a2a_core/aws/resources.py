@@ -22,11 +22,19 @@ class TableSpec:
     partition_key: str = "pk"
     sort_key: str = "sk"
     ttl_attribute: str = "expires_at"
-    # Sparse index: only a task's first commit carries these attributes.
-    context_index: str = "by-context"
-    context_key: str = "context_id"
-    context_sort_key: str = "created_at"
+    # Sparse index of each owner's tasks, newest created first (ListTasks): only a task's first
+    # commit carries its keys, so it holds one entry per task and later commits never write it.
+    owner_index: str = "by-owner"
+    owner_key: str = "owner"
+    owner_sort_key: str = "created_at"
+    # Projected into the owner index besides the keys: the context filter and the expiry filter.
+    context_attribute: str = "context_id"
     stream_view_type: str = "NEW_IMAGE"
+
+    @property
+    def owner_index_attributes(self) -> list[str]:
+        """The non-key attributes the owner index projects (INCLUDE)."""
+        return [self.context_attribute, self.ttl_attribute]
 
 
 @dataclass(frozen=True)
@@ -72,8 +80,8 @@ def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> 
         AttributeDefinitions=[
             {"AttributeName": spec.partition_key, "AttributeType": "S"},
             {"AttributeName": spec.sort_key, "AttributeType": "S"},
-            {"AttributeName": spec.context_key, "AttributeType": "S"},
-            {"AttributeName": spec.context_sort_key, "AttributeType": "N"},
+            {"AttributeName": spec.owner_key, "AttributeType": "S"},
+            {"AttributeName": spec.owner_sort_key, "AttributeType": "N"},
         ],
         KeySchema=[
             {"AttributeName": spec.partition_key, "KeyType": "HASH"},
@@ -81,12 +89,12 @@ def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> 
         ],
         GlobalSecondaryIndexes=[
             {
-                "IndexName": spec.context_index,
+                "IndexName": spec.owner_index,
                 "KeySchema": [
-                    {"AttributeName": spec.context_key, "KeyType": "HASH"},
-                    {"AttributeName": spec.context_sort_key, "KeyType": "RANGE"},
+                    {"AttributeName": spec.owner_key, "KeyType": "HASH"},
+                    {"AttributeName": spec.owner_sort_key, "KeyType": "RANGE"},
                 ],
-                "Projection": {"ProjectionType": "KEYS_ONLY"},
+                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": spec.owner_index_attributes},
             }
         ],
         StreamSpecification={"StreamEnabled": True, "StreamViewType": spec.stream_view_type},  # type: ignore[typeddict-item]

@@ -7,6 +7,7 @@ the `Broker`, and never runs the agent itself (in Lambda, nothing may run after 
 from __future__ import annotations
 
 import hashlib
+import secrets
 import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,7 +24,10 @@ from a2a_core.core.errors import (
 )
 from a2a_core.core.ledger import CREATED_SEQ, Change, TaskLedger, status
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
+from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
+from a2a_core.core.task_listing import TaskLister
+from a2a_core.requests import ListTasksQuery, TaskPage
 from a2a_core.types import (
     FilePart,
     FileWithUri,
@@ -64,6 +68,10 @@ class EngineConfig:
     max_text_part_chars: int = 200_000
     max_history_length: int = 1000
     file_uri_schemes: tuple[str, ...] = DEFAULT_FILE_URI_SCHEMES
+    # ListTasks with a state or timestamp filter: candidate tasks one page reads at most, and
+    # the first page reads to count the total (see `a2a_core.core.task_listing`).
+    list_scan_limit: int = 500
+    list_count_limit: int = 5000
 
 
 class TaskEngine:
@@ -74,12 +82,20 @@ class TaskEngine:
         config: EngineConfig | None = None,
         *,
         push: PushConfigs | None = None,
+        page_tokens: PageTokens | None = None,
     ) -> None:
-        """``push`` None: push notifications are off, and a message carrying a config is -32003."""
+        """``push`` None: push notifications are off, and a message carrying a config is -32003.
+        ``page_tokens`` None: ListTasks tokens are signed with a key of this process only."""
         self.ledger = ledger
         self.broker = broker
         self.config = config or EngineConfig()
         self.push = push
+        self._lister = TaskLister(
+            ledger,
+            page_tokens or PageTokens(secrets.token_bytes(32)),
+            scan_limit=self.config.list_scan_limit,
+            count_limit=self.config.list_count_limit,
+        )
 
     async def submit(self, params: MessageSendParams, caller: Caller) -> Submission:
         """Create or continue the task and queue its turn; shared by message/send and /stream."""
@@ -116,6 +132,11 @@ class TaskEngine:
         return await self.ledger.load(
             params.id, self.history_limit(params.history_length), owner=caller.principal
         )
+
+    async def list_tasks(self, query: ListTasksQuery, caller: Caller) -> TaskPage:
+        """The caller's own tasks, newest *created* first (the spec says last updated first: see
+        `a2a_core.core.task_listing` for why, and for tokens, totals and limits)."""
+        return await self._lister.page(query, caller.principal, self.history_limit(query.history_length))
 
     async def cancel_task(self, params: TaskIdParams, caller: Caller) -> Task:
         def decide(head: Commit) -> Change:

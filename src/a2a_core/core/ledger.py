@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from a2a_core.core.backoff import Backoff
 from a2a_core.core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
 from a2a_core.core.lifecycle import check_transition, is_terminal
+from a2a_core.core.listing import TaskList, filtered_page, index_page
 from a2a_core.core.records import (
     ANONYMOUS_OWNER,
     ArtifactUpdated,
@@ -235,6 +236,51 @@ class TaskLedger:
             await self.wait_for_append(task_id, head.last_seq, min(remaining, backoff.next()))
             head = await self.head(task_id)
         return head
+
+    async def list_tasks(
+        self,
+        owner: str,
+        *,
+        context_id: str | None = None,
+        after: str | None = None,
+        limit: int,
+        history_length: int | None = None,
+        keep: Callable[[Task], bool] | None = None,
+        scan_limit: int = 500,
+        count: bool = False,
+    ) -> TaskList:
+        """A page of ``owner``'s tasks, newest created first, each as `load` reads it.
+
+        ``after`` is a ``next_position`` of an earlier page. Without ``keep`` the page is the
+        next ``limit`` tasks of the owner index (in ``context_id`` if given). With ``keep`` each
+        candidate's current state decides: at most ``scan_limit`` candidates are read (``count``:
+        all of them, to count every match), so a page may hold fewer than ``limit`` tasks and
+        still have a next page. Tasks that expire while listed are left out.
+        """
+
+        async def read(task_id: str) -> Task | None:
+            try:
+                return await self.load(task_id, history_length, owner=owner)
+            except TaskNotFoundError:
+                return None
+
+        if keep is None:
+            return await index_page(self.store, read, owner, context_id=context_id, after=after, limit=limit)
+        return await filtered_page(
+            self.store,
+            read,
+            owner,
+            context_id=context_id,
+            after=after,
+            limit=limit,
+            keep=keep,
+            scan_limit=scan_limit,
+            count=count,
+        )
+
+    async def count_tasks(self, owner: str, *, context_id: str | None = None) -> int:
+        """How many tasks `list_tasks` lists for ``owner`` without ``keep``, in all."""
+        return await self.store.count_owned(owner, context_id=context_id)
 
     async def _with_snapshot(
         self, head: Commit, commit: Commit, known: Folding | None

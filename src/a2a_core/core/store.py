@@ -1,16 +1,17 @@
 """The task store port and its in-memory adapter.
 
 The port is deliberately small: append a commit at the next sequence number (optionally with a
-snapshot stored beside it), read the head, read the log by position. Everything the protocol
-means by a task (state machine, history, artifacts, what a snapshot holds) is built on top of it
-by `TaskLedger`, so adapters stay simple and share one contract suite. To an adapter a snapshot
-is opaque bytes that belong to one commit.
+snapshot stored beside it), read the head, read the log by position, list an owner's tasks.
+Everything the protocol means by a task (state machine, history, artifacts, what a snapshot
+holds, list filters) is built on top of it by `TaskLedger`, so adapters stay simple and share
+one contract suite. To an adapter a snapshot is opaque bytes that belong to one commit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import bisect
+import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -19,7 +20,29 @@ from functools import cached_property
 
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.notify import Notifier
-from a2a_core.core.records import Commit
+from a2a_core.core.records import ANONYMOUS_OWNER, Commit
+
+
+class InvalidPositionError(ValueError):
+    """A list position this adapter did not produce (`TaskStore.list_owned`)."""
+
+
+@dataclass(frozen=True)
+class IndexedTask:
+    """One task as the owner index holds it: enough to read it, or to skip it."""
+
+    task_id: str
+    context_id: str
+    created_at: float
+    # Where a listing resumes to continue after this task (opaque, see `TaskStore.list_owned`).
+    position: str
+
+
+@dataclass(frozen=True)
+class OwnedTasks:
+    tasks: tuple[IndexedTask, ...]
+    # Where the next call continues; None once the listing is exhausted.
+    next_position: str | None
 
 
 @dataclass(frozen=True)
@@ -83,11 +106,34 @@ class TaskStore(ABC):
         any it has; False, storing nothing, when there is no such commit. Idempotent."""
 
     @abstractmethod
-    async def tasks_in_context(self, context_id: str) -> list[str]:
-        """Ids of the tasks created in ``context_id``, oldest first; [] for an unknown context.
+    async def list_owned(
+        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+    ) -> OwnedTasks:
+        """A page of ``owner``'s tasks (those created in ``context_id`` only, if given).
 
-        May lag task creation briefly on adapters backed by an eventually consistent index
-        (DynamoDB's global secondary index), unlike `head` and `read`.
+        Isolation: only tasks whose first commit names ``owner`` (a commit without an owner
+        counts as `ANONYMOUS_OWNER`'s, as the ledger treats it).
+        Order: newest created first (the first commit's ``created_at``); tasks created at the same
+        instant come in an adapter-defined order that is the same on every call.
+        Pages: at most ``limit`` tasks, continuing after ``after`` (a ``position`` or a
+        ``next_position`` this adapter returned for the same owner and context; None starts at
+        the newest). ``next_position`` is None once nothing follows; otherwise the next call with
+        it returns the tasks that follow, each task exactly once across the calls. To bound one
+        call's work (a context filter skipping many tasks) an adapter may return fewer than
+        ``limit`` tasks, even none, with a ``next_position``; a position may also lead to an
+        empty last page. Positions are opaque, short strings meant to travel inside page tokens;
+        a string this adapter did not produce raises `InvalidPositionError`.
+        Consistency: may lag task creation briefly on adapters backed by an eventually
+        consistent index (DynamoDB's global secondary index), unlike `head` and `read`; a task
+        listed may have expired since (reading it finds nothing). Tasks past their retention are
+        not listed.
+        """
+
+    @abstractmethod
+    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
+        """How many tasks `list_owned` would list for ``owner`` (and ``context_id``) in all.
+
+        Same isolation and consistency as `list_owned`; costs a read of the owner's whole index.
         """
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
@@ -114,8 +160,8 @@ class InMemoryTaskStore(TaskStore):
         self._lock = threading.Lock()
         # Per task, in order.
         self._logs: dict[str, list[_Stored]] = {}
-        # Per context: (created_at, task_id) of each task, in creation order.
-        self._contexts: dict[str, list[tuple[float, str]]] = {}
+        # Per owner: (created_at, task_id, context_id) of each task, oldest first.
+        self._owned: dict[str, list[tuple[float, str, str]]] = {}
         self._notifier = Notifier()
 
     async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
@@ -126,7 +172,8 @@ class InMemoryTaskStore(TaskStore):
                 if log is not None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} already exists")
                 self._logs[commit.task_id] = [entry]
-                self._contexts.setdefault(commit.context_id, []).append((commit.created_at, commit.task_id))
+                owned = self._owned.setdefault(commit.owner or ANONYMOUS_OWNER, [])
+                bisect.insort(owned, (commit.created_at, commit.task_id, commit.context_id))
             else:
                 if log is None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} does not exist")
@@ -181,10 +228,29 @@ class InMemoryTaskStore(TaskStore):
             log[index].snapshot = snapshot
         return True
 
-    async def tasks_in_context(self, context_id: str) -> list[str]:
+    async def list_owned(
+        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+    ) -> OwnedTasks:
         with self._lock:
-            tasks = sorted(self._contexts.get(context_id, ()), key=lambda task: task[0])
-        return [task_id for _, task_id in tasks]
+            owned = self._owned.get(owner, [])
+            # Newest first: walk the (oldest first) list backwards from below ``after``.
+            end = len(owned) if after is None else bisect.bisect_left(owned, _position_key(after))
+            found: list[IndexedTask] = []
+            index = end
+            while index > 0 and len(found) <= limit:
+                index -= 1
+                created_at, task_id, context = owned[index]
+                if context_id is None or context == context_id:
+                    found.append(IndexedTask(task_id, context, created_at, _position(created_at, task_id)))
+        if len(found) <= limit:
+            return OwnedTasks(tuple(found), None)
+        page = tuple(found[:limit])
+        return OwnedTasks(page, page[-1].position)
+
+    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
+        with self._lock:
+            owned = self._owned.get(owner, [])
+            return sum(1 for _, _, context in owned if context_id is None or context == context_id)
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         await self._notifier.wait(task_id, timeout, ready=lambda: self._last_seq(task_id) > after_seq)
@@ -203,46 +269,18 @@ def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:
     return LogEntry(stored.commit, stored.snapshot if snapshots else None)
 
 
-class NotifyingTaskStore(TaskStore):
-    """Wraps a remote store so followers in this process wake on its appends instead of polling.
+def _position(created_at: float, task_id: str) -> str:
+    return json.dumps([created_at, task_id], separators=(",", ":"))
 
-    `a2a-serverless dev` runs the API and the worker in one process over moto; the wrapper gives
-    it the in-memory adapter's immediacy while every write still goes to the real store.
-    """
 
-    def __init__(self, inner: TaskStore) -> None:
-        self.inner = inner
-        self._notifier = Notifier()
-        # The last sequence number this process appended, per task: a follower that registers
-        # just after an append still sees it without a read. (A dev server's worth of tasks.)
-        self._appended: dict[str, int] = {}
-
-    async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
-        await self.inner.append(commit, snapshot)
-        self._appended[commit.task_id] = max(self._appended.get(commit.task_id, 0), commit.last_seq)
-        self._notifier.notify(commit.task_id)
-
-    async def head(self, task_id: str) -> Commit | None:
-        return await self.inner.head(task_id)
-
-    async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
-        return await self.inner.read(task_id, after_seq)
-
-    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
-        return await self.inner.latest(task_id, limit=limit, through=through)
-
-    async def entries(self, task_id: str, first: int, last: int, *, snapshots: bool = True) -> list[LogEntry]:
-        return await self.inner.entries(task_id, first, last, snapshots=snapshots)
-
-    async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
-        return await self.inner.commits_at(task_id, first_seqs)
-
-    async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
-        return await self.inner.attach_snapshot(commit, snapshot)
-
-    async def tasks_in_context(self, context_id: str) -> list[str]:
-        return await self.inner.tasks_in_context(context_id)
-
-    async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
-        # Appends by other processes are not seen here: the caller's next poll finds them.
-        await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)
+def _position_key(position: str) -> tuple[float, str]:
+    """The (created_at, task_id) a position stands for."""
+    try:
+        parsed = json.loads(position)
+    except ValueError:
+        parsed = None
+    match parsed:
+        case [int() | float() as created_at, str(task_id)] if not isinstance(created_at, bool):
+            return float(created_at), task_id
+        case _:
+            raise InvalidPositionError(f"not a task list position: {position!r}")

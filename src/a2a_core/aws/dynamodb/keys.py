@@ -7,6 +7,8 @@ key's prefix: all three use these names, defined once.
 
 from __future__ import annotations
 
+import hashlib
+
 TASK_ID = "task_id"
 FIRST_SEQ = "first_seq"
 LAST_SEQ = "last_seq"
@@ -30,3 +32,14 @@ def task_key(task_id: str) -> str:
 
 def event_key(seq: int) -> str:
     return f"{EVENT_PREFIX}{seq:010d}"
+
+
+# DynamoDB refuses an index key over 2,048 bytes (and with it the whole put): longer owners are
+# indexed by their digest, which the listing queries with too.
+_MAX_OWNER_BYTES = 1024
+
+
+def index_owner(owner: str) -> str:
+    """The owner index's partition key for ``owner``."""
+    raw = owner.encode()
+    return owner if len(raw) <= _MAX_OWNER_BYTES else f"sha256:{hashlib.sha256(raw).hexdigest()}"

@@ -5,7 +5,8 @@ An item is keyed `keys.task_key` / `keys.event_key` (of its first seq) and holds
 or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). A commit that
 carries a snapshot holds it in the same item, as ``snapshot`` or, when body and snapshot together
 would pass the threshold, ``snapshot_ref`` (no item ever nears the 400 KB limit). Only a task's
-first commit carries the context index's attributes, so the index holds one entry per task.
+first commit carries the owner index's attributes (``owner``, ``created_at``, ``context_id``), so
+the index holds one entry per task and no later commit writes it (`owner_index` reads it).
 """
 
 from __future__ import annotations
@@ -27,15 +28,16 @@ from a2a_core.aws.dynamodb.keys import (
     SNAPSHOT_REF,
     STATE,
     TASK_ID,
-    TASK_PREFIX,
     WRITE_ID,
     event_key,
+    index_owner,
     task_key,
 )
+from a2a_core.aws.dynamodb.owner_index import SCAN_LIMIT, OwnerIndex
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.records import Commit
-from a2a_core.core.store import LogEntry, TaskStore
+from a2a_core.core.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -59,9 +61,12 @@ class DynamoDBTaskStore(TaskStore):
         blobs: S3Blobs,
         retention_seconds: int,
         offload_threshold: int = 300_000,
+        scan_limit: int = SCAN_LIMIT,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """``scan_limit``: the most owner index entries one `list_owned` call examines."""
         self._client = client
+        self._owners = OwnerIndex(client, table_name, scan_limit=scan_limit, clock=clock)
         self._table = table_name
         self._bodies = ItemBodies(blobs, offload_threshold, call=aws_call)
         self._retention = retention_seconds
@@ -155,17 +160,13 @@ class DynamoDBTaskStore(TaskStore):
             return False
         return True
 
-    async def tasks_in_context(self, context_id: str) -> list[str]:
-        # The index is a GSI: eventually consistent, so a task created a moment ago may be missing.
-        items = await query_all(
-            self._client,
-            TableName=self._table,
-            IndexName=TABLE.context_index,
-            KeyConditionExpression="#ctx = :ctx",
-            ExpressionAttributeNames={"#ctx": TABLE.context_key},
-            ExpressionAttributeValues={":ctx": {"S": context_id}},
-        )
-        return [item[TABLE.partition_key]["S"].removeprefix(TASK_PREFIX) for item in items]
+    async def list_owned(
+        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+    ) -> OwnedTasks:
+        return await self._owners.list_owned(owner, context_id=context_id, after=after, limit=limit)
+
+    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
+        return await self._owners.count_owned(owner, context_id=context_id)
 
     def _item(self, commit: Commit) -> Item:
         item: Item = {
@@ -179,8 +180,9 @@ class DynamoDBTaskStore(TaskStore):
             TABLE.ttl_attribute: {"N": str(self._expires_at(commit))},
         }
         if commit.first_seq == 1:
-            item[TABLE.context_key] = {"S": commit.context_id}
-            item[TABLE.context_sort_key] = {"N": f"{commit.created_at:.6f}"}
+            item[TABLE.owner_key] = {"S": index_owner(commit.owner or ANONYMOUS_OWNER)}
+            item[TABLE.owner_sort_key] = {"N": f"{commit.created_at:.6f}"}
+            item[TABLE.context_attribute] = {"S": commit.context_id}
         return item
 
     def _expires_at(self, commit: Commit) -> int:
