@@ -7,8 +7,9 @@ import pytest
 
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.types import Role, Task, TaskIdParams, TaskState, TextPart
+from a2a_core.types import Role, Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio
@@ -110,7 +111,7 @@ async def test_cancel_during_a_run_is_never_overwritten_by_completion() -> None:
     operation = await _start(stack)
     run = asyncio.create_task(stack.worker.handle(operation))
     await started.wait()
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     proceed.set()
     await run
     task = await stack.ledger.load(operation.task_id)
@@ -131,7 +132,7 @@ async def test_the_agent_can_notice_cancellation_through_the_context() -> None:
     operation = await _start(stack)
     run = asyncio.create_task(stack.worker.handle(operation))
     await asyncio.sleep(0.01)
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     proceed.set()
     await run
     assert seen == [False, True]
@@ -211,7 +212,7 @@ async def test_the_time_limit_never_overwrites_a_cancel() -> None:
     worker = Worker(stack.ledger, FunctionExecutor(slow), safety_margin=5.0)
     run = asyncio.create_task(worker.handle(operation, deadline=time.monotonic() + 5.1))
     await asyncio.sleep(0.02)
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     await run
     assert (await stack.ledger.load(operation.task_id)).status.state == TaskState.canceled
 

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from a2a_core.core import errors as e
-from a2a_core.jsonrpc import invalid_params as jsonrpc_invalid_params
+from a2a_core.protocol.jsonrpc import invalid_params as jsonrpc_invalid_params
 from a2a_core.protocol.v1._proto import invalid_params
 from a2a_core.protocol.v1.errors import (
     A2A_DOMAIN,
