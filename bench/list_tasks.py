@@ -36,8 +36,8 @@ from a2a_core.core.caller import Caller  # noqa: E402
 from a2a_core.core.engine import TaskEngine  # noqa: E402
 from a2a_core.core.ledger import Change, Decide, TaskLedger, status  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated  # noqa: E402
+from a2a_core.core.requests import ListTasksQuery  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
-from a2a_core.requests import ListTasksQuery  # noqa: E402
 from a2a_core.types import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
 from aws_cost import PRICES, Meter  # noqa: E402
 from aws_cost import run as simple_task_costs  # noqa: E402
@@ -99,7 +99,7 @@ async def measure_pages(engine: TaskEngine, meter: Meter, query: ListTasksQuery)
 def list_costs(tasks: int) -> dict[str, Any]:
     aws = start_local_aws()
     try:
-        clients = build_clients(aws.region, aws.endpoint_url)
+        clients = build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials)
         meter = Meter()
         meter.attach(clients.dynamodb)
         store = DynamoDBTaskStore(

@@ -62,7 +62,9 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         self._stack = contextlib.ExitStack()
         self.aws = start_local_aws()
         self._stack.callback(self.aws.stop)
-        make = client_factory(self.aws.region, self.aws.endpoint_url, read_timeout=10)
+        make = client_factory(
+            self.aws.region, self.aws.endpoint_url, read_timeout=10, credentials=self.aws.credentials
+        )
         self.kms = make("kms")
         self.streams = make("dynamodbstreams")
         self.key_id = self.kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"][
@@ -192,8 +194,9 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         """A run operation on the run queue (a new task's, sent as a client would)."""
         from a2a_core.compose import build_aws_adapters, build_server
         from a2a_core.core.caller import Caller
+        from a2a_core.core.requests import SendRequest
+        from a2a_core.protocol.v0 import MessageSendParams
         from a2a_core.settings import Settings
-        from a2a_core.types import MessageSendParams
 
         settings = Settings.from_env(
             {**self.env(Variant("api")), "A2A_AUTH_MODE": "none", "A2A_ALLOW_UNAUTHENTICATED": "true"}
@@ -203,7 +206,8 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
             settings, store=adapters.store, broker=adapters.broker, push_store=adapters.push_store
         )
         params = MessageSendParams.model_validate(_send("run me"))
-        task = asyncio.run(service.engine.send_message(params, Caller()))
+        request = SendRequest(params.message, blocking=False)
+        task = asyncio.run(service.engine.send_message(request, Caller()))
         for _ in range(50):
             for message in self.aws.clients.sqs.receive_message(
                 QueueUrl=self.aws.names.queue_url, MaxNumberOfMessages=10, AttributeNames=["All"]

@@ -27,19 +27,12 @@ from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import Change, TaskLedger, status
 from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.requests import SendRequest
 from a2a_core.local import lambda_shapes
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import Settings
-from a2a_core.types import (
-    Message,
-    MessageSendConfiguration,
-    MessageSendParams,
-    Role,
-    Task,
-    TaskState,
-    TextPart,
-)
+from a2a_core.types import Message, Role, Task, TaskState, TextPart
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
@@ -114,9 +107,9 @@ class Deployment:
 
     def start_task(self, text: str = "hi") -> str:
         """Send a message as a client would: the task is stored and its run op enqueued on SQS."""
-        params = MessageSendParams(
+        params = SendRequest(
             message=Message(role=Role.user, parts=[TextPart(text=text)], message_id=str(uuid.uuid4())),
-            configuration=MessageSendConfiguration(blocking=False),
+            blocking=False,
         )
         return asyncio.run(self.engine.send_message(params, Caller())).id
 

@@ -11,8 +11,8 @@ from a2a_core.core.engine import EngineConfig, TaskEngine
 from a2a_core.core.ledger import Change, Decide, TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
+from a2a_core.core.requests import ListTasksQuery, TaskPage
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
-from a2a_core.requests import ListTasksQuery, TaskPage
 from a2a_core.types import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from clock import Clock
 

@@ -10,11 +10,12 @@ from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
 from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.executor import AgentExecutor, AgentFunction
+from a2a_core.core.requests import SendRequest
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
-from a2a_core.types import Message, MessageSendConfiguration, MessageSendParams, Role, TextPart
+from a2a_core.types import Message, PushNotificationConfig, Role, TextPart
 
 CALLER = Caller()
 
@@ -24,9 +25,17 @@ def user_message(text: str = "hello", **fields: Any) -> Message:
     return Message(role=Role.user, parts=[TextPart(text=text)], **fields)
 
 
-def send_params(message: Message, *, blocking: bool = False, **config: Any) -> MessageSendParams:
-    return MessageSendParams(
-        message=message, configuration=MessageSendConfiguration(blocking=blocking, **config)
+def send_params(
+    message: Message,
+    *,
+    blocking: bool = False,
+    accepted_output_modes: list[str] | None = None,
+    push_config: PushNotificationConfig | None = None,
+) -> SendRequest:
+    """A neutral send request (what every protocol's codec hands the engine)."""
+    modes = tuple(accepted_output_modes) if accepted_output_modes else None
+    return SendRequest(
+        message=message, blocking=blocking, accepted_output_modes=modes, push_config=push_config
     )
 
 

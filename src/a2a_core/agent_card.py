@@ -19,7 +19,6 @@ from a2a_core.types import (
     AgentCapabilities,
     AgentCard,
     AgentExtension,
-    AgentInterface,
     AgentSkill,
     APIKeySecurityScheme,
     HTTPAuthSecurityScheme,
@@ -27,9 +26,7 @@ from a2a_core.types import (
 )
 
 CARD_0_2 = "0.2.5"
-CARD_0_3 = "0.3.0"
 JSONRPC = "JSONRPC"
-CardKey = tuple[str, str]  # (url, protocol version)
 
 
 def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAuthSecurityScheme] | None:
@@ -78,23 +75,19 @@ class CardBuilder:
             state_transition_history=True,
             extensions=[file_uri_extension(settings.file_uri_schemes)],
         )
-        self._cache: dict[CardKey, bytes] = {}
-        self._extended_cache: dict[CardKey, bytes] = {}
+        self._cache: dict[str, bytes] = {}
+        self._extended_cache: dict[str, bytes] = {}
         # Served only behind auth: an extended card anyone can fetch would be the public card.
         self.extended = settings.auth_mode != "none" and bool(settings.extended_skills)
 
-    def card(
-        self, url: str, *, version: str = CARD_0_2, extra_skills: list[AgentSkill] | None = None
-    ) -> AgentCard:
-        """The card for protocol ``version`` (`CARD_0_2` or `CARD_0_3`) with its endpoint at ``url``."""
+    def card(self, url: str, *, extra_skills: list[AgentSkill] | None = None) -> AgentCard:
+        """The agent described (as the 0.2.5 card, which the 1.0 card is built from), its
+        endpoint at ``url``."""
         s = self.settings
         security = security_scheme(s.auth_mode)
-        # 0.3 says a card SHOULD list its main interface among the additional ones too.
-        interfaces = [AgentInterface(url=url, transport=JSONRPC)] if version == CARD_0_3 else None
         return AgentCard(
-            protocol_version=version,
+            protocol_version=CARD_0_2,
             preferred_transport=JSONRPC,
-            additional_interfaces=interfaces,
             name=s.name,
             description=s.description,
             version=s.version,
@@ -110,19 +103,18 @@ class CardBuilder:
             supports_authenticated_extended_card=True if self.extended else None,
         )
 
-    def card_json(self, url: str, version: str = CARD_0_2) -> bytes:
-        """The card as served; cached per URL and version (a handful: one per host name it is
-        reached by)."""
-        return _cached(self._cache, (url, version), lambda: self.card(url, version=version))
+    def card_json(self, url: str) -> bytes:
+        """The 0.2.5 card as served; cached per URL (a handful: one per host name it is reached by)."""
+        return _cached(self._cache, url, lambda: self.card(url))
 
     def extended_card_json(self, url: str) -> bytes:
-        """The card for authenticated callers: the public 0.2.5 one plus ``extended_skills`` (0.3
-        clients ask for it with ``agent/getAuthenticatedExtendedCard``, which we do not serve)."""
+        """The 0.2.5 card for authenticated callers: the public one plus ``extended_skills`` (0.3
+        and 1.0 callers get the 1.0 document, `a2a_core.protocol.v1.card_builder`)."""
         extra = self.settings.extended_skills
-        return _cached(self._extended_cache, (url, CARD_0_2), lambda: self.card(url, extra_skills=extra))
+        return _cached(self._extended_cache, url, lambda: self.card(url, extra_skills=extra))
 
 
-def _cached(cache: dict[CardKey, bytes], key: CardKey, build: Callable[[], AgentCard]) -> bytes:
+def _cached(cache: dict[str, bytes], key: str, build: Callable[[], AgentCard]) -> bytes:
     body = cache.get(key)
     if body is None:
         body = json.dumps(to_wire(build())).encode()

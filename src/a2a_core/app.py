@@ -1,4 +1,10 @@
-"""The HTTP surface: Starlette routes shared by uvicorn (local) and Mangum (Lambda)."""
+"""The HTTP surface: Starlette routes shared by uvicorn (local) and Mangum (Lambda).
+
+``POST /`` is JSON-RPC for every generation (``A2A-Version`` picks 0.2.5/0.3 or 1.0); every path
+the other routes do not claim goes to the A2A 1.0 HTTP+JSON binding (``/message:send``,
+``/tasks/{id}``, ...); ``/.well-known/agent-card.json`` is the 1.0 card (with the 0.3 fields) and
+``/.well-known/agent.json`` the 0.2.5 one.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -16,11 +23,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from a2a_core import sse
-from a2a_core.agent_card import CARD_0_2, CARD_0_3, public_url
+from a2a_core.agent_card import public_url
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
 from a2a_core.core.caller import Caller
-from a2a_core.core.errors import InvalidRequestError
-from a2a_core.jsonrpc import error_body
+from a2a_core.core.errors import InvalidRequestError, VersionNotSupportedError
+from a2a_core.protocol.jsonrpc import error_body
+from a2a_core.protocol.versions import Version, requested_version
 from a2a_core.server import AgentServer
 
 logger = logging.getLogger(__name__)
@@ -57,20 +65,57 @@ def create_app(
                 f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
             )
             return Response(error_body(None, error), media_type=JSON)
-        caller = Caller(principal=principal.key, last_event_id=request.headers.get("last-event-id"))
-        reply = await service.dispatcher.dispatch(body, caller)
+        reply = await service.dispatcher.dispatch(body, _caller(request, principal.key), _version(request))
         if isinstance(reply, bytes):
             return Response(reply, media_type=JSON)
+        return await stream(request, reply)
+
+    async def rest(request: Request) -> Response:
+        try:
+            principal = await authenticator.authenticate(request.scope, request.headers)
+        except AuthError as denied:
+            return _rest_denied(denied)
+        from a2a_core.protocol.v1.rest import RestResponse, error_response
+
+        try:
+            body = await _read_body(request, limit)
+        except _BodyTooLargeError:
+            error = InvalidRequestError(
+                f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
+            )
+            return _rest_response(error_response(error))
+        path = request.scope.get("raw_path") or request.url.path.encode()
+        answer = await service.protocols.rest.handle(
+            request.method,
+            path.decode("latin-1") if isinstance(path, bytes) else str(path),
+            request.query_params.multi_items(),
+            body,
+            _caller(request, principal.key),
+            _version(request),
+        )
+        if isinstance(answer, RestResponse):
+            return _rest_response(answer)
+        return await stream(request, answer)
+
+    async def stream(request: Request, reply: sse.EventStream) -> Response:
         if "aws.event" in request.scope:  # Mangum: API Gateway and function URLs take one body
             return await sse.buffered(reply, budget=settings.stream_buffer_seconds)
         return sse.incremental(reply, keepalive=settings.stream_keepalive_seconds)
 
-    def card(version: str) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            url = public_url(settings.public_url, request.scope, request.headers)
-            return Response(service.cards.card_json(url, version), media_type=JSON)
+    def _caller(request: Request, principal: str) -> Caller:
+        return Caller(
+            principal=principal,
+            last_event_id=request.headers.get("last-event-id"),
+            base_url=public_url(settings.public_url, request.scope, request.headers),
+        )
 
-        return endpoint
+    async def card(request: Request) -> Response:
+        url = public_url(settings.public_url, request.scope, request.headers)
+        return Response(service.cards.card_json(url), media_type=JSON)
+
+    async def card_v1(request: Request) -> Response:
+        url = public_url(settings.public_url, request.scope, request.headers)
+        return Response(await service.protocols.cards.card_json(url), media_type=JSON)
 
     async def extended_card(request: Request) -> Response:
         try:
@@ -89,20 +134,72 @@ def create_app(
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
+    own = [
+        Route("/", jsonrpc, methods=["POST"]),
+        Route("/", index, methods=["GET"]),
+        Route("/.well-known/agent.json", card, methods=["GET"]),
+        Route("/.well-known/agent-card.json", card_v1, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/docs", _docs, methods=["GET"]),
+        *([Route(EXTENDED_CARD_PATH, extended_card, methods=["GET"])] if service.cards.extended else []),
+        *_push_routes(service),
+    ]
     return Starlette(
         routes=[
-            Route("/", jsonrpc, methods=["POST"]),
-            Route("/", index, methods=["GET"]),
-            Route("/.well-known/agent.json", card(CARD_0_2), methods=["GET"]),
-            Route("/.well-known/agent-card.json", card(CARD_0_3), methods=["GET"]),
-            Route("/healthz", healthz, methods=["GET"]),
-            Route("/docs", _docs, methods=["GET"]),
-            *([Route(EXTENDED_CARD_PATH, extended_card, methods=["GET"])] if service.cards.extended else []),
-            *_push_routes(service),
+            *own,
+            *_not_allowed(own),
+            # Every other path is the 1.0 HTTP+JSON binding's (with its own 404s and 405s).
+            Route("/{path:path}", rest, methods=HTTP_METHODS),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},
         lifespan=lifespan,
     )
+
+
+HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+def _not_allowed(routes: list[Route]) -> list[Route]:
+    """405 (not the HTTP+JSON binding's 404) for the other methods on the app's own paths."""
+    allowed: dict[str, set[str]] = {}
+    for route in routes:
+        allowed.setdefault(route.path, set()).update(route.methods or ())
+
+    def refuse(allow: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            raise HTTPException(405, headers={"Allow": allow})
+
+        return endpoint
+
+    return [
+        Route(
+            path, refuse(", ".join(sorted(methods - {"HEAD"}))), methods=sorted(set(HTTP_METHODS) - methods)
+        )
+        for path, methods in allowed.items()
+    ]
+
+
+def _version(request: Request) -> Version | VersionNotSupportedError:
+    try:
+        return requested_version(request.headers, request.query_params)
+    except VersionNotSupportedError as error:
+        return error
+
+
+# google.rpc.Status for refusals made before the HTTP+JSON binding runs.
+_AUTH_STATUS = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 429: "RESOURCE_EXHAUSTED"}
+
+
+def _rest_denied(denied: AuthError) -> Response:
+    status = _AUTH_STATUS.get(denied.status_code, "UNAUTHENTICATED")
+    error = {"code": denied.status_code, "status": status, "message": denied.message}
+    return JSONResponse({"error": error}, status_code=denied.status_code, headers=denied.headers() or None)
+
+
+def _rest_response(answer: Any) -> Response:
+    from a2a_core.protocol.v1.rest import A2A_JSON
+
+    return Response(answer.body, status_code=answer.status, media_type=A2A_JSON, headers=dict(answer.headers))
 
 
 def _push_routes(service: AgentServer) -> list[Route]:

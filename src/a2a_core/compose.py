@@ -25,8 +25,7 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import TaskStore
-from a2a_core.jsonrpc import Dispatcher
-from a2a_core.methods import a2a_methods
+from a2a_core.protocol.bindings import build_protocols
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 from a2a_core.streaming import TaskStreams
@@ -89,8 +88,12 @@ def build_server(
     )
     streams = TaskStreams(engine) if settings.streaming_enabled else None
     cards = CardBuilder(settings, streaming=streams is not None, push_notifications=push is not None)
-    dispatcher = Dispatcher(a2a_methods(engine, streams=streams, push=push))
-    parts = (settings, ledger, engine, dispatcher, cards)
+    # The 1.0 card is signed with the push key (its JWKS is published) when push is on.
+    card_signer = signers[0] if signers else None
+    protocols = build_protocols(
+        settings, engine, streams=streams, push=push, cards=cards, card_signer=card_signer
+    )
+    parts = (settings, ledger, engine, protocols, cards)
     return AgentServer(*parts, context_store=context_store, push=push, push_signers=signers)
 
 

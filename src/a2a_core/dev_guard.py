@@ -10,8 +10,10 @@ checks, as ASGI middleware in front of every route (so any protocol binding gets
   ``--cors-origin`` allows that origin; allowed origins get real CORS from Starlette's
   `CORSMiddleware` (preflights answered, ``Access-Control-Allow-Origin`` on answers). The
   server's own pages (``/docs``) are same-origin and always allowed.
-- A POST must carry a JSON content type (415 otherwise): a web page can send ``text/plain`` or a
-  form to any server without asking first, but not ``application/json``.
+- A POST with a body must carry a JSON content type (415 otherwise): a web page can send
+  ``text/plain`` or a form to any server without asking first, but not ``application/json``.
+  (A bodiless POST, as A2A 1.0's ``/tasks/{id}:cancel`` may be, has nothing to declare; a
+  browser sending one cross-origin is refused by the ``Origin`` check.)
 
 Refusals are JSON-RPC error bodies whose message says what to change, and a warning in the log.
 """
@@ -31,7 +33,7 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from a2a_core.core.errors import InvalidRequestError
-from a2a_core.jsonrpc import error_body
+from a2a_core.protocol.jsonrpc import error_body
 from a2a_core.settings import SettingsError
 
 logger = logging.getLogger(__name__)
@@ -129,15 +131,17 @@ class HostAndOrigin:
 
 
 class JsonBodies:
-    """A POST's body must be declared JSON: ``application/json`` or ``application/*+json``."""
+    """A POST's body must be declared JSON: ``application/json`` or ``application/*+json``; a POST
+    without a body (no ``Content-Length`` above 0 and no ``Transfer-Encoding``) declares nothing."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST":
-            declared = Headers(scope=scope).get("content-type")
-            if not is_json(declared):
+            headers = Headers(scope=scope)
+            declared = headers.get("content-type")
+            if not is_json(declared) and _has_body(headers):
                 message = (
                     f"Content-Type must be application/json (or application/*+json such as "
                     f"application/a2a+json), not {declared or 'missing'}; with curl add "
@@ -147,6 +151,12 @@ class JsonBodies:
                 await _refuse(415, message)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+def _has_body(headers: Headers) -> bool:
+    # HTTP/1.1: a request with neither header has no body.
+    length = (headers.get("content-length") or "").strip()
+    return "transfer-encoding" in headers or length not in ("", "0")
 
 
 def is_json(content_type: str | None) -> bool:

@@ -1,7 +1,8 @@
 """`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it).
 
 What the HTTP app (`a2a_core.app.create_app`) serves and what a worker runs against: the ledger
-over the task store, the engine, the JSON-RPC dispatcher, the cards, and push notifications.
+over the task store, the engine, every protocol generation's surface (`protocols`: the JSON-RPC
+dispatcher, the 1.0 HTTP+JSON binding, the 1.0 card), the cards, and push notifications.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.executor import AgentExecutor, AgentFunction, as_executor
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import Worker
-from a2a_core.jsonrpc import Dispatcher
+from a2a_core.protocol.bindings import Protocols
+from a2a_core.protocol.jsonrpc import Dispatcher
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
@@ -28,13 +30,17 @@ class AgentServer:
     settings: Settings
     ledger: TaskLedger
     engine: TaskEngine
-    dispatcher: Dispatcher
+    protocols: Protocols
     cards: CardBuilder
     # Where agents keep per-context state (`TaskContext.load_context`); None: agents cannot.
     context_store: ContextStore | None = None
     # Push notifications (None: off) and the keys `/.well-known/jwks.json` publishes.
     push: PushConfigService | None = None
     push_signers: tuple[Signer, ...] = ()
+
+    @property
+    def dispatcher(self) -> Dispatcher:
+        return self.protocols.dispatcher
 
     def worker(self, agent: AgentExecutor | AgentFunction) -> Worker:
         return Worker(

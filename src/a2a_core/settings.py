@@ -112,6 +112,9 @@ class Settings(BaseModel):
     api_key_lease_seconds: float = Field(default=1.0, gt=0, le=60)
     # Skills only authenticated callers see, on GET /agent/authenticatedExtendedCard.
     extended_skills: list[AgentSkill] = Field(default_factory=list)
+    # A2A 1.0 tenant: None serves no tenant (a request naming one is refused); set, the card's
+    # interfaces carry it and requests naming it (or none) are served.
+    tenant: str | None = Field(default=None, min_length=1, pattern=r"^[A-Za-z0-9._~-]+$")
     max_parts_per_message: int = Field(default=100, ge=1)
     max_text_part_chars: int = Field(default=200_000, ge=1)
     # Larger historyLength values (and an omitted one) are clamped to this.

@@ -1,4 +1,4 @@
-"""Serving a streamed JSON-RPC answer as Server-Sent Events, in the two modes Lambda allows.
+"""Serving a streamed answer (JSON-RPC, or HTTP+JSON) as Server-Sent Events, in the two modes Lambda allows.
 
 - Incremental (uvicorn locally; Lambda response streaming behind the Lambda Web Adapter): each
   event is written as it happens, with ``: keepalive`` comments while the agent is quiet.
@@ -13,27 +13,42 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from starlette.responses import Response
 
-from a2a_core.jsonrpc import StreamItem, StreamReply
+from a2a_core.streaming import StreamItem
 
 if TYPE_CHECKING:
     from sse_starlette import ServerSentEvent
 
 SSE = "text/event-stream"
+
+
+class EventStream(Protocol):
+    """A streamed answer of some binding: its items, and how each becomes an SSE event."""
+
+    @property
+    def items(self) -> AsyncIterator[StreamItem]: ...
+
+    def encode(self, item: StreamItem) -> bytes:
+        """The event's data (one JSON document)."""
+
+    def event(self, item: StreamItem) -> str | None:
+        """The event's name (``event:``), or None for the default."""
+
+
 _HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def incremental(reply: StreamReply, *, keepalive: float) -> Response:
+def incremental(reply: EventStream, *, keepalive: float) -> Response:
     # Imported here: sse-starlette pulls in uvicorn (~40 ms), and the Lambda (Mangum) path, whose
     # cold start that would lengthen, only ever serves buffered streams.
     from sse_starlette import EventSourceResponse, ServerSentEvent
 
     async def events() -> AsyncIterator[ServerSentEvent]:
         async for item in reply.items:
-            yield ServerSentEvent(data=_data(reply, item), id=item.id)
+            yield ServerSentEvent(data=_data(reply, item), id=item.id, event=reply.event(item))
 
     return EventSourceResponse(
         events(),
@@ -43,7 +58,7 @@ def incremental(reply: StreamReply, *, keepalive: float) -> Response:
     )
 
 
-async def buffered(reply: StreamReply, *, budget: float) -> Response:
+async def buffered(reply: EventStream, *, budget: float) -> Response:
     chunks: list[str] = []
     deadline = time.monotonic() + budget
     items = reply.items
@@ -65,11 +80,13 @@ async def buffered(reply: StreamReply, *, budget: float) -> Response:
 _LINE_BREAKS_ESCAPED = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-def _data(reply: StreamReply, item: StreamItem) -> str:
-    """The event's data: one JSON-RPC response on one line (JSON never holds a raw newline)."""
+def _data(reply: EventStream, item: StreamItem) -> str:
+    """The event's data: one JSON document on one line (JSON never holds a raw newline)."""
     return reply.encode(item).decode().translate(_LINE_BREAKS_ESCAPED)
 
 
-def _encode(reply: StreamReply, item: StreamItem) -> str:
+def _encode(reply: EventStream, item: StreamItem) -> str:
     event_id = "" if item.id is None else f"id: {item.id}\r\n"
-    return f"{event_id}data: {_data(reply, item)}\r\n\r\n"
+    name = reply.event(item)
+    event = "" if name is None else f"event: {name}\r\n"
+    return f"{event}{event_id}data: {_data(reply, item)}\r\n\r\n"

@@ -1,4 +1,6 @@
-"""message/stream and tasks/resubscribe: a task's durable event log, served as protocol events.
+"""Streams of a task (send-and-stream, resubscribe/subscribe): its durable event log, served as
+version-neutral items (the Task, then status and artifact updates) that each protocol's codec
+encodes.
 
 Streams read the log, never a process's memory, so any API instance can serve any stream, a
 dropped connection loses nothing (resubscribe with ``Last-Event-ID`` continues after the last
@@ -9,15 +11,27 @@ its sequence number in the task log.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from pydantic import BaseModel
 
 from a2a_core.core.backoff import Backoff
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.errors import InvalidParamsError, TaskNotFoundError
-from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
+from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.core.records import Commit, StatusChanged, to_stream_event
-from a2a_core.jsonrpc import StreamItem
-from a2a_core.types import MessageSendParams, TaskIdParams, TaskStatusUpdateEvent
+from a2a_core.core.requests import SendRequest, TaskRef
+from a2a_core.types import TaskStatusUpdateEvent
+
+
+@dataclass(frozen=True)
+class StreamItem:
+    """One event of a stream: a result (a Task or an update event), or an error, with its SSE id."""
+
+    id: str | None
+    result: BaseModel | None = None
+    error: A2AError | None = None
 
 
 class TaskStreams:
@@ -27,21 +41,34 @@ class TaskStreams:
         self.poll_initial = poll_initial
         self.poll_max = poll_max
 
-    async def message_stream(self, params: MessageSendParams, caller: Caller) -> AsyncIterator[StreamItem]:
+    async def message_stream(self, request: SendRequest, caller: Caller) -> AsyncIterator[StreamItem]:
         """Create or continue the task (errors raise here, before any stream), then stream it."""
-        submission = await self.engine.submit(params, caller)
+        submission = await self.engine.submit(request, caller)
         return self._from_snapshot(submission.operation.task_id, upto=submission.seq)
 
-    async def resubscribe(self, params: TaskIdParams, caller: Caller) -> AsyncIterator[StreamItem]:
+    async def resubscribe(self, ref: TaskRef, caller: Caller) -> AsyncIterator[StreamItem]:
+        """0.x ``tasks/resubscribe``: after ``Last-Event-ID`` when given, else from a snapshot; a
+        finished task streams its last state and ends."""
         try:
-            head = await self.ledger.head(params.id, owner=caller.principal)
+            head = await self.ledger.head(ref.task_id, owner=caller.principal)
         except TaskNotFoundError as error:
             # Resubscribe is answered over SSE even when the task is unknown (or not the caller's).
             return _single(StreamItem(None, error=error))
         after = _last_event_id(caller.last_event_id)
         if after is None:
-            return self._from_snapshot(params.id)
-        return self.follow(params.id, head.context_id, after, head=head)
+            return self._from_snapshot(ref.task_id)
+        return self.follow(ref.task_id, head.context_id, after, head=head)
+
+    async def subscribe(self, ref: TaskRef, caller: Caller) -> AsyncIterator[StreamItem]:
+        """1.0 ``SubscribeToTask``: the Task first, then its updates; an unknown task and a task
+        that has ended are refused before the stream starts (spec 3.1.6)."""
+        head = await self.ledger.head(ref.task_id, owner=caller.principal)
+        if is_terminal(head.state):
+            raise UnsupportedOperationError(
+                f"Task {ref.task_id} is already {head.state.value}; there is nothing to subscribe to. "
+                "Use GetTask to read it."
+            )
+        return self._from_snapshot(ref.task_id)
 
     async def _from_snapshot(self, task_id: str, *, upto: int | None = None) -> AsyncIterator[StreamItem]:
         """The Task as of sequence ``upto`` (now, when None), then every event after it.

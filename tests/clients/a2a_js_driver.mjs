@@ -9,6 +9,7 @@
 // (ARGS_JSON keys; `binding` is "JSONRPC" (default) or "HTTP+JSON" for every scenario): card;
 // send (text, blocking=true, taskId, contextId); get (taskId, historyLength); cancel (taskId);
 // stream (text, taskId, contextId); resubscribe (taskId); list (contextId, pageSize, pageToken);
+// `version: "0.3"` keeps only the card's 0.3 interfaces, so the 0.3 compatibility layer is used;
 // push-create (taskId, id, url, token); push-get (taskId, id); push-list (taskId);
 // push-delete (taskId, id). A client error is an error result (exit code 0).
 import { randomUUID } from "node:crypto";
@@ -114,7 +115,11 @@ async function connect(baseUrl, args) {
     preferredTransports: [args.binding ?? "JSONRPC"],
     cardResolver: new DefaultAgentCardResolver(LEGACY),
   });
-  return new ClientFactory(options).createFromUrl(baseUrl);
+  const factory = new ClientFactory(options);
+  if (!args.version) return factory.createFromUrl(baseUrl);
+  const card = await new DefaultAgentCardResolver(LEGACY).resolve(baseUrl);
+  const kept = card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith(args.version));
+  return factory.createFromAgentCard({ ...card, supportedInterfaces: kept });
 }
 
 function request(args, configuration = {}) {

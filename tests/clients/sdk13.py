@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 
 import httpx
-from a2a.client import BaseClient, ClientConfig, create_client
+from a2a.client import A2ACardResolver, BaseClient, ClientConfig, ClientFactory, create_client
 from a2a.types import (
     Artifact,
     Message,
@@ -32,16 +32,24 @@ REST = "HTTP+JSON"
 
 @asynccontextmanager
 async def connect(
-    base_url: str, *, binding: str = JSONRPC, streaming: bool = False
+    base_url: str, *, binding: str = JSONRPC, streaming: bool = False, version: str | None = None
 ) -> AsyncIterator[BaseClient]:
     """A client for the agent at ``base_url`` speaking ``binding`` (`JSONRPC` or `REST`).
 
     ``streaming``: whether `send_message` uses the streaming method (when the card allows it)
-    instead of the blocking one; `subscribe` needs it.
+    instead of the blocking one; `subscribe` needs it. ``version`` ("0.3"): keep only the card's
+    interfaces of that protocol version, so the factory picks its 0.3 compatibility transport.
     """
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
         config = ClientConfig(streaming=streaming, httpx_client=http, supported_protocol_bindings=[binding])
-        client = await create_client(base_url, config)
+        if version is None:
+            client = await create_client(base_url, config)
+        else:
+            card = await A2ACardResolver(http, base_url).get_agent_card()
+            kept = [i for i in card.supported_interfaces if i.protocol_version.startswith(version)]
+            del card.supported_interfaces[:]
+            card.supported_interfaces.extend(kept)
+            client = ClientFactory(config).create(card)
         assert isinstance(client, BaseClient)
         try:
             yield client

@@ -131,6 +131,7 @@ def serve_reference() -> Iterator[str]:
 # over JSON-RPC and HTTP+JSON at its base URL and runs the scripted contract.
 V1_SERVERS: dict[str, Callable[[], Iterator[str]]] = {
     "a2a-sdk-1.3": serve_reference,
+    "a2a-serverless": serve_scripted,
 }
 
 

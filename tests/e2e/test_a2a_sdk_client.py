@@ -44,12 +44,16 @@ AUDIENCE_QUESTION = "Who is the audience for this piece?"
 # --- tests -------------------------------------------------------------------------------------
 
 
-async def test_the_card_is_0_3_on_the_0_3_path_and_0_2_5_on_the_legacy_path(echo_server: str) -> None:
+async def test_the_card_offers_1_0_and_0_3_on_the_current_path_and_0_2_5_on_the_legacy_path(
+    echo_server: str,
+) -> None:
     async with httpx.AsyncClient(timeout=HTTP_TIMEOUT) as http:
         card = await A2ACardResolver(http, echo_server).get_agent_card()
         assert [(i.url, i.protocol_binding, i.protocol_version) for i in card.supported_interfaces] == [
-            (echo_server, "JSONRPC", "0.3.0")
-        ] * 2  # the main interface, and the same one listed in additionalInterfaces
+            (echo_server, "JSONRPC", "1.0"),
+            (echo_server, "HTTP+JSON", "1.0"),
+            (echo_server, "JSONRPC", "0.3"),
+        ]
         assert card.capabilities.streaming is True
 
         current = await http.get(f"{echo_server}.well-known/agent-card.json")
@@ -58,6 +62,7 @@ async def test_the_card_is_0_3_on_the_0_3_path_and_0_2_5_on_the_legacy_path(echo
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("application/json")
     body: dict[str, Any] = current.json()
+    # The 0.3 fields, for 0.3 clients reading the same document.
     assert body["protocolVersion"] == "0.3.0"
     assert body["preferredTransport"] == "JSONRPC"
     assert body["url"] == echo_server
@@ -65,14 +70,12 @@ async def test_the_card_is_0_3_on_the_0_3_path_and_0_2_5_on_the_legacy_path(echo
     old: dict[str, Any] = legacy.json()
     assert old["protocolVersion"] == "0.2.5"
     assert "additionalInterfaces" not in old
-    assert old == {k: v for k, v in body.items() if k != "additionalInterfaces"} | {
-        "protocolVersion": "0.2.5"
-    }
+    assert "supportedInterfaces" not in old
 
 
-async def test_create_client_picks_the_0_3_compatibility_transport(echo_server: str) -> None:
+async def test_create_client_picks_the_1_0_json_rpc_transport(echo_server: str) -> None:
     async with connect(echo_server) as client:
-        assert transport_name(client) == "CompatJsonRpcTransport"
+        assert transport_name(client) == "JsonRpcTransport"
         task = await send(client, user_message("hello"))
         assert task.status.state == TaskState.TASK_STATE_COMPLETED
 

@@ -144,8 +144,8 @@ async def test_a2a_sdk_13_subscribe_through_the_compat_transport(scripted_server
     # The task pauses first, so the subscription joins it while it runs.
     text = unique("pause=2 chunks=3 delay=0 subscribed")
     async with (
-        sdk13.connect(scripted_server) as sender,
-        sdk13.connect(scripted_server, streaming=True) as subscriber,
+        sdk13.connect(scripted_server, version="0.3") as sender,
+        sdk13.connect(scripted_server, streaming=True, version="0.3") as subscriber,
     ):
         assert sdk13.transport_name(subscriber) == "CompatJsonRpcTransport"
         task = await sdk13.send(sender, sdk13.user_message(text), return_immediately=True)
@@ -160,7 +160,8 @@ async def test_a2a_sdk_13_subscribe_through_the_compat_transport(scripted_server
 
 @pytest.mark.anyio
 async def test_a2a_sdk_13_cancel_through_the_compat_transport(scripted_server: str) -> None:
-    async with sdk13.connect(scripted_server) as client:
+    async with sdk13.connect(scripted_server, version="0.3") as client:
+        assert sdk13.transport_name(client) == "CompatJsonRpcTransport"
         waiting = await sdk13.send(client, sdk13.user_message(unique("wait")))
         assert waiting.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
         canceled = await client.cancel_task(CancelTaskRequest(id=waiting.id))
@@ -173,7 +174,8 @@ async def test_a2a_sdk_13_cancel_through_the_compat_transport(scripted_server: s
 
 @pytest.mark.anyio
 async def test_a2a_sdk_13_push_config_crud_through_the_compat_transport(scripted_server: str) -> None:
-    async with sdk13.connect(scripted_server) as client:
+    async with sdk13.connect(scripted_server, version="0.3") as client:
+        assert sdk13.transport_name(client) == "CompatJsonRpcTransport"
         task = await sdk13.send(client, sdk13.user_message(unique("chunks=1 delay=0 push")))
         await _push_config_crud(client, task.id)
 
@@ -204,12 +206,16 @@ async def _push_config_crud(client: BaseClient, task_id: str) -> None:
 
 def test_a2a_js_send_get_and_stream_through_its_compat_layer(scripted_server: str) -> None:
     card = A2A_JS.one(scripted_server, "card")
-    assert {(i["transport"], i["protocolVersion"][:3]) for i in card["interfaces"]} == {("JSONRPC", "0.3")}
+    assert {(i["transport"], i["protocolVersion"][:3]) for i in card["interfaces"]} == {
+        ("JSONRPC", "1.0"),
+        ("HTTP+JSON", "1.0"),
+        ("JSONRPC", "0.3"),
+    }
 
     text = unique("chunks=2 delay=0 from js")
-    task = A2A_JS.one(scripted_server, "send", text=text)
+    task = A2A_JS.one(scripted_server, "send", text=text, version="0.3")
     assert_completed_turn(task, text, 2)
-    assert A2A_JS.one(scripted_server, "get", taskId=task["id"]) == task
+    assert A2A_JS.one(scripted_server, "get", taskId=task["id"], version="0.3") == task
 
     text = unique("chunks=3 delay=0 js stream")
-    assert_stream(A2A_JS.run(scripted_server, "stream", text=text), text, 3, finals=False)
+    assert_stream(A2A_JS.run(scripted_server, "stream", text=text, version="0.3"), text, 3, finals=False)

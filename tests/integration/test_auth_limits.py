@@ -9,7 +9,7 @@ import pytest
 
 from a2a_core.core.snapshots import messages_of
 from a2a_core.examples.echo import agent as echo
-from a2a_core.jsonrpc import MAX_JSON_DEPTH
+from a2a_core.protocol.jsonrpc import MAX_JSON_DEPTH
 from a2a_core.push.urls import UrlPolicy
 from auth_support import asker, client_for, message, rpc, send
 from support import Stack

@@ -194,3 +194,11 @@ def test_cors_origins_are_checked_and_normalized() -> None:
     for bad in ["app.example.com", "https://app.example.com/path", "ftp://x", "https://", "*"]:
         with pytest.raises(SettingsError, match="--cors-origin"):
             parse_origin(bad)
+
+
+async def test_a_bodiless_post_needs_no_content_type(client: httpx.AsyncClient) -> None:
+    # A2A 1.0's HTTP+JSON has bodiless POSTs (`/tasks/{id}:cancel`, `:subscribe`): they pass the
+    # content-type door and reach the binding (here: an unknown task, 404 in its own error shape).
+    response = await client.post("/tasks/nope:cancel", headers={"A2A-Version": "1.0"})
+    assert response.status_code == 404
+    assert response.json()["error"]["status"] == "NOT_FOUND"

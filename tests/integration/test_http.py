@@ -56,14 +56,24 @@ async def test_each_card_is_valid_in_its_protocol_version(
     assert [error.message for error in validator.iter_errors(card)] == []
 
 
-async def test_the_0_3_card_lists_its_interface_and_is_otherwise_the_0_2_5_card(
+async def test_agent_card_json_is_the_1_0_card_with_the_0_3_fields_and_agent_json_stays_0_2_5(
     client: httpx.AsyncClient,
 ) -> None:
     old = (await client.get("/.well-known/agent.json")).json()
     new = (await client.get("/.well-known/agent-card.json")).json()
-    assert new.pop("additionalInterfaces") == [{"url": "http://agent.test/", "transport": "JSONRPC"}]
-    assert "additionalInterfaces" not in old
-    assert new | {"protocolVersion": "0.2.5"} == old
+    assert old["protocolVersion"] == "0.2.5"
+    assert "supportedInterfaces" not in old
+    url = "http://agent.test/"
+    assert new["supportedInterfaces"] == [
+        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+    ]
+    # What 0.3 clients read, merged in.
+    assert (new["protocolVersion"], new["url"], new["preferredTransport"]) == ("0.3.0", url, "JSONRPC")
+    assert new["additionalInterfaces"] == [{"url": url, "transport": "JSONRPC"}]
+    for key in ("name", "description", "version", "defaultInputModes", "defaultOutputModes", "skills"):
+        assert new[key] == old[key]
 
 
 async def test_card_is_built_from_configuration() -> None:
@@ -115,8 +125,9 @@ async def test_healthz_and_index(client: httpx.AsyncClient) -> None:
 async def test_unknown_paths_and_methods_answer_json_not_html(client: httpx.AsyncClient) -> None:
     missing = await client.get("/nope")
     wrong_method = await client.delete("/")
+    # Paths no other route claims belong to the A2A 1.0 HTTP+JSON binding: its 404 is a google.rpc.Status.
     assert missing.status_code == 404
-    assert missing.json() == {"error": "Not Found"}
+    assert missing.json()["error"]["status"] == "NOT_FOUND"
     assert wrong_method.status_code == 405
     assert wrong_method.headers["content-type"] == "application/json"
 

@@ -10,18 +10,10 @@ from a2a_core.core.errors import (
     TaskNotFoundError,
 )
 from a2a_core.core.executor import TaskContext
+from a2a_core.core.requests import TaskQuery, TaskRef
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
-from a2a_core.types import (
-    FilePart,
-    FileWithUri,
-    PushNotificationConfig,
-    Role,
-    TaskIdParams,
-    TaskQueryParams,
-    TaskState,
-    TextPart,
-)
+from a2a_core.types import FilePart, FileWithUri, PushNotificationConfig, Role, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio
@@ -36,7 +28,7 @@ async def test_send_creates_a_submitted_task_with_server_ids_and_enqueues_one_ru
     assert [m.role for m in task.history or []] == [Role.user]
     assert len(stack.broker) == 1
     assert await stack.drain() == 1
-    done = await stack.engine.get_task(TaskQueryParams(id=task.id), CALLER)
+    done = await stack.engine.get_task(TaskQuery(task_id=task.id), CALLER)
     assert done.status.state == TaskState.completed
     assert done.status.message is not None
     assert done.status.message.parts[0] == TextPart(text="Echo: hi")
@@ -167,9 +159,9 @@ async def test_history_length_trims_the_answer_never_the_stored_history() -> Non
     stack = Stack(echo)
     task = await stack.engine.send_message(send_params(user_message()), CALLER)
     await stack.drain()
-    one = await stack.engine.get_task(TaskQueryParams(id=task.id, history_length=1), CALLER)
-    none = await stack.engine.get_task(TaskQueryParams(id=task.id, history_length=0), CALLER)
-    full = await stack.engine.get_task(TaskQueryParams(id=task.id), CALLER)
+    one = await stack.engine.get_task(TaskQuery(task_id=task.id, history_length=1), CALLER)
+    none = await stack.engine.get_task(TaskQuery(task_id=task.id, history_length=0), CALLER)
+    full = await stack.engine.get_task(TaskQuery(task_id=task.id), CALLER)
     assert [m.role for m in one.history or []] == [Role.agent]
     assert none.history == []
     assert [m.role for m in full.history or []] == [Role.user, Role.agent]
@@ -206,20 +198,20 @@ async def test_cancel_a_queued_task_then_the_worker_does_not_run_it() -> None:
 
     stack = Stack(agent)
     task = await stack.engine.send_message(send_params(user_message()), CALLER)
-    canceled = await stack.engine.cancel_task(TaskIdParams(id=task.id), CALLER)
+    canceled = await stack.engine.cancel_task(TaskRef(task_id=task.id), CALLER)
     assert canceled.status.state == TaskState.canceled
     await stack.drain()
     assert runs == []
     with pytest.raises(TaskNotCancelableError, match="already canceled"):
-        await stack.engine.cancel_task(TaskIdParams(id=task.id), CALLER)
+        await stack.engine.cancel_task(TaskRef(task_id=task.id), CALLER)
 
 
 async def test_cancel_or_get_an_unknown_task_is_task_not_found() -> None:
     stack = Stack(echo)
     with pytest.raises(TaskNotFoundError):
-        await stack.engine.cancel_task(TaskIdParams(id="nope"), CALLER)
+        await stack.engine.cancel_task(TaskRef(task_id="nope"), CALLER)
     with pytest.raises(TaskNotFoundError):
-        await stack.engine.get_task(TaskQueryParams(id="nope"), CALLER)
+        await stack.engine.get_task(TaskQuery(task_id="nope"), CALLER)
 
 
 async def test_agent_role_messages_are_refused_and_nothing_is_stored() -> None:
@@ -250,8 +242,6 @@ async def test_file_parts_of_unsupported_types_are_content_type_errors() -> None
 
 async def test_push_config_in_send_is_refused_while_push_is_disabled() -> None:
     stack = Stack(echo)
-    params = send_params(
-        user_message(), push_notification_config=PushNotificationConfig(url="https://hooks.example/a")
-    )
+    params = send_params(user_message(), push_config=PushNotificationConfig(url="https://hooks.example/a"))
     with pytest.raises(PushNotificationNotSupportedError):
         await stack.engine.send_message(params, CALLER)

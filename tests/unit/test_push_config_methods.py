@@ -264,12 +264,15 @@ async def test_message_send_with_a_refused_push_url_creates_no_task(
 
 
 async def test_message_stream_stores_its_push_config_too(stack: Stack, client: httpx.AsyncClient) -> None:
+    from a2a_core.core.requests import SendRequest
+    from a2a_core.protocol.v0 import MessageSendParams
     from a2a_core.streaming import TaskStreams
-    from a2a_core.types import MessageSendParams
     from support import CALLER
 
     params = MessageSendParams.model_validate(message(pushNotificationConfig={"url": HOOK, "id": "s1"}))
-    events = await TaskStreams(stack.engine).message_stream(params, CALLER)  # what message/stream runs
+    assert params.configuration is not None
+    request = SendRequest(params.message, push_config=params.configuration.push_notification_config)
+    events = await TaskStreams(stack.engine).message_stream(request, CALLER)  # what message/stream runs
     first = await anext(events)  # the task as submitted
     task_id = first.result.id  # type: ignore[union-attr]
     await events.aclose()  # type: ignore[attr-defined]

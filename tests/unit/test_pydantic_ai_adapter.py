@@ -23,17 +23,9 @@ from pydantic_ai.models.test import TestModel
 
 from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIExecutor, record_turn, to_model_message
 from a2a_core.core.records import ArtifactUpdated
+from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import AGENT_FAILED
-from a2a_core.types import (
-    DataPart,
-    FilePart,
-    FileWithBytes,
-    Message,
-    Role,
-    Task,
-    TaskIdParams,
-    TaskState,
-)
+from a2a_core.types import DataPart, FilePart, FileWithBytes, Message, Role, Task, TaskState
 from a2a_core.types import TextPart as A2ATextPart
 from support import CALLER, Stack, send_params, user_message
 
@@ -290,7 +282,7 @@ async def test_a_task_canceled_mid_stream_stops_and_records_nothing() -> None:
     async with asyncio.timeout(LIMIT):  # a run that failed early never sets the event
         await asyncio.wait([run, asyncio.create_task(first_chunk_sent.wait())], return_when="FIRST_COMPLETED")
         assert first_chunk_sent.is_set(), run
-        await stack.engine.cancel_task(TaskIdParams(id=sent.id), CALLER)
+        await stack.engine.cancel_task(TaskRef(task_id=sent.id), CALLER)
         canceled.set()
         await run
     task = await stack.ledger.load(sent.id)

@@ -10,36 +10,20 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+import a2a_core.protocol.v0 as v0
 import a2a_core.types as a2a
-from a2a_core.types import (
-    AgentCapabilities,
-    AgentCard,
-    AgentExtension,
-    AgentInterface,
-    AgentProvider,
-    AgentSkill,
-    APIKeySecurityScheme,
-    Artifact,
-    AuthorizationCodeOAuthFlow,
+from a2a_core.protocol.v0 import (
     CancelTaskRequest,
     CancelTaskSuccessResponse,
-    ClientCredentialsOAuthFlow,
     ContentTypeNotSupportedError,
-    DataPart,
     DeleteTaskPushNotificationConfigParams,
     DeleteTaskPushNotificationConfigRequest,
     DeleteTaskPushNotificationConfigSuccessResponse,
-    FileBase,
-    FilePart,
-    FileWithBytes,
-    FileWithUri,
     GetTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigRequest,
     GetTaskPushNotificationConfigSuccessResponse,
     GetTaskRequest,
     GetTaskSuccessResponse,
-    HTTPAuthSecurityScheme,
-    ImplicitOAuthFlow,
     InternalError,
     InvalidAgentResponseError,
     InvalidParamsError,
@@ -53,10 +37,45 @@ from a2a_core.types import (
     ListTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigRequest,
     ListTaskPushNotificationConfigSuccessResponse,
-    Message,
     MessageSendConfiguration,
     MessageSendParams,
     MethodNotFoundError,
+    PushNotificationNotSupportedError,
+    SendMessageRequest,
+    SendMessageSuccessResponse,
+    SendStreamingMessageRequest,
+    SendStreamingMessageSuccessResponse,
+    SetTaskPushNotificationConfigRequest,
+    SetTaskPushNotificationConfigSuccessResponse,
+    TaskIdParams,
+    TaskNotCancelableError,
+    TaskNotFoundError,
+    TaskPushNotificationConfig,
+    TaskQueryParams,
+    TaskResubscriptionRequest,
+    UnsupportedOperationError,
+    a2a_error_adapter,
+    a2a_request_adapter,
+)
+from a2a_core.types import (
+    AgentCapabilities,
+    AgentCard,
+    AgentExtension,
+    AgentInterface,
+    AgentProvider,
+    AgentSkill,
+    APIKeySecurityScheme,
+    Artifact,
+    AuthorizationCodeOAuthFlow,
+    ClientCredentialsOAuthFlow,
+    DataPart,
+    FileBase,
+    FilePart,
+    FileWithBytes,
+    FileWithUri,
+    HTTPAuthSecurityScheme,
+    ImplicitOAuthFlow,
+    Message,
     OAuth2SecurityScheme,
     OAuthFlows,
     OpenIdConnectSecurityScheme,
@@ -64,30 +83,14 @@ from a2a_core.types import (
     PasswordOAuthFlow,
     PushNotificationAuthenticationInfo,
     PushNotificationConfig,
-    PushNotificationNotSupportedError,
     Role,
     SecuritySchemeBase,
-    SendMessageRequest,
-    SendMessageSuccessResponse,
-    SendStreamingMessageRequest,
-    SendStreamingMessageSuccessResponse,
-    SetTaskPushNotificationConfigRequest,
-    SetTaskPushNotificationConfigSuccessResponse,
     Task,
     TaskArtifactUpdateEvent,
-    TaskIdParams,
-    TaskNotCancelableError,
-    TaskNotFoundError,
-    TaskPushNotificationConfig,
-    TaskQueryParams,
-    TaskResubscriptionRequest,
     TaskState,
     TaskStatus,
     TaskStatusUpdateEvent,
     TextPart,
-    UnsupportedOperationError,
-    a2a_error_adapter,
-    a2a_request_adapter,
     part_adapter,
     security_scheme_adapter,
     stream_event_adapter,
@@ -367,7 +370,8 @@ def _validator(name: str) -> Any:
 
 @cache
 def _adapter(name: str) -> TypeAdapter[Any]:
-    return TypeAdapter(getattr(a2a, name))
+    # The 0.2.5 schema's definitions: the domain model's types, and the 0.x-only wire types.
+    return TypeAdapter(getattr(a2a, name) if name in a2a.__all__ else getattr(v0, name))
 
 
 def _wire(name: str, value: object) -> Any:
@@ -378,7 +382,7 @@ def _wire(name: str, value: object) -> Any:
 
 def test_every_schema_definition_has_a_factory_and_an_export() -> None:
     assert set(FACTORIES) == set(DEFS)
-    assert set(DEFS) <= set(a2a.__all__)
+    assert set(DEFS) <= set(a2a.__all__) | set(v0.__all__)
 
 
 @pytest.mark.parametrize("name", sorted(DEFS))

@@ -20,17 +20,12 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.ledger import Change, TaskLedger, status
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
-from a2a_core.jsonrpc import StreamItem, StreamReply
-from a2a_core.streaming import TaskStreams
-from a2a_core.types import (
-    Artifact,
-    Task,
-    TaskArtifactUpdateEvent,
-    TaskIdParams,
-    TaskState,
-    TaskStatusUpdateEvent,
-    TextPart,
-)
+from a2a_core.core.requests import TaskRef
+from a2a_core.protocol.jsonrpc import Binding, StreamReply, error_body
+from a2a_core.protocol.v0.methods import encode_model
+from a2a_core.protocol.versions import Version
+from a2a_core.streaming import StreamItem, TaskStreams
+from a2a_core.types import Artifact, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent, TextPart
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 
@@ -181,13 +176,13 @@ async def test_resubscribe_after_the_final_event_yields_the_final_status_once() 
     task_id, _ = await _finished_task(stack)
     streams = TaskStreams(stack.engine)
 
-    ending = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id="7"))
+    ending = await streams.resubscribe(TaskRef(task_id=task_id), Caller(last_event_id="7"))
     assert [_describe(item) for item in await _collect(ending)] == [LOG[-1]]
 
-    snapshot = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id=" "))
+    snapshot = await streams.resubscribe(TaskRef(task_id=task_id), Caller(last_event_id=" "))
     assert [_describe(item) for item in await _collect(snapshot)] == [("7", "task", TaskState.completed)]
 
-    resumed = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id=" 4 "))
+    resumed = await streams.resubscribe(TaskRef(task_id=task_id), Caller(last_event_id=" 4 "))
     assert [_describe(item) for item in await _collect(resumed)] == LOG[2:]
 
 
@@ -198,10 +193,10 @@ async def test_an_invalid_last_event_id_is_invalid_params_before_any_stream(head
     caller = Caller(last_event_id=header)
 
     with pytest.raises(InvalidParamsError):
-        await TaskStreams(stack.engine).resubscribe(TaskIdParams(id=task_id), caller)
+        await TaskStreams(stack.engine).resubscribe(TaskRef(task_id=task_id), caller)
 
     body = {"jsonrpc": "2.0", "id": 9, "method": "tasks/resubscribe", "params": {"id": task_id}}
-    reply = await stack.service.dispatcher.dispatch(json.dumps(body).encode(), caller)
+    reply = await stack.service.dispatcher.dispatch(json.dumps(body).encode(), caller, Version.V0_3)
     assert isinstance(reply, bytes), "the error must be a JSON answer, not a stream"
     answer = json.loads(reply)
     assert answer["id"] == 9
@@ -229,7 +224,8 @@ class _Result(BaseModel):
 
 
 def _reply(items: AsyncIterator[StreamItem]) -> StreamReply:
-    return StreamReply("req-7", items)
+    binding = Binding(Version.V0_3, {}, error_body=error_body, encode_event=encode_model)
+    return StreamReply("req-7", items, binding)
 
 
 def _parse(body: str) -> list[tuple[str | None, dict[str, object]]]:
@@ -291,7 +287,7 @@ async def test_a_follower_reads_once_per_wake_up_whether_or_not_something_is_new
     received: asyncio.Queue[StreamItem] = asyncio.Queue()
 
     async def follow() -> None:
-        items = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id="2"))
+        items = await streams.resubscribe(TaskRef(task_id=task_id), Caller(last_event_id="2"))
         async for item in items:
             await received.put(item)
 

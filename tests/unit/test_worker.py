@@ -8,8 +8,9 @@ import pytest
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.executor import HISTORY_WINDOW, FunctionExecutor, TaskContext
 from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.types import Message, Role, Task, TaskIdParams, TaskState, TextPart
+from a2a_core.types import Message, Role, Task, TaskState, TextPart
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 
@@ -112,7 +113,7 @@ async def test_cancel_during_a_run_is_never_overwritten_by_completion() -> None:
     operation = await _start(stack)
     run = asyncio.create_task(stack.worker.handle(operation))
     await started.wait()
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     proceed.set()
     await run
     task = await stack.ledger.load(operation.task_id)
@@ -133,7 +134,7 @@ async def test_the_agent_can_notice_cancellation_through_the_context() -> None:
     operation = await _start(stack)
     run = asyncio.create_task(stack.worker.handle(operation))
     await asyncio.sleep(0.01)
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     proceed.set()
     await run
     assert seen == [False, True]
@@ -213,7 +214,7 @@ async def test_the_time_limit_never_overwrites_a_cancel() -> None:
     worker = Worker(stack.ledger, FunctionExecutor(slow), safety_margin=5.0)
     run = asyncio.create_task(worker.handle(operation, deadline=time.monotonic() + 5.1))
     await asyncio.sleep(0.02)
-    await stack.engine.cancel_task(TaskIdParams(id=operation.task_id), CALLER)
+    await stack.engine.cancel_task(TaskRef(task_id=operation.task_id), CALLER)
     await run
     assert (await stack.ledger.load(operation.task_id)).status.state == TaskState.canceled
 

@@ -48,7 +48,7 @@ class AuthError(Exception):
         from starlette.responses import Response
 
         from a2a_core.core.errors import InvalidRequestError
-        from a2a_core.jsonrpc import error_body
+        from a2a_core.protocol.jsonrpc import error_body
 
         body = error_body(None, InvalidRequestError(self.message))
         return Response(

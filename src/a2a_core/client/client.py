@@ -14,19 +14,16 @@ from a2a_core.client.errors import A2AClientConnectionError
 from a2a_core.client.events import Closing, Event, EventStream, is_final, task_id_of
 from a2a_core.client.sse import parse_events
 from a2a_core.core.errors import A2AError
-from a2a_core.types import (
-    AgentCard,
+from a2a_core.protocol.v0 import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams,
-    Message,
-    PushNotificationConfig,
-    Task,
     TaskIdParams,
     TaskPushNotificationConfig,
     TaskQueryParams,
 )
-from a2a_core.types.method_names import MethodName
+from a2a_core.protocol.v0.method_names import MethodName
+from a2a_core.types import AgentCard, Message, PushNotificationConfig, Task
 
 T = TypeVar("T")
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")

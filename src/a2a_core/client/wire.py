@@ -11,17 +11,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from a2a_core.client.errors import A2AClientHTTPError, error_from_wire
 from a2a_core.client.events import Event
-from a2a_core.types import (
-    AgentCard,
-    Message,
-    MessageSendConfiguration,
-    MessageSendParams,
-    PushNotificationConfig,
-    Role,
-    Task,
-    TaskPushNotificationConfig,
-    TextPart,
-)
+from a2a_core.protocol.v0 import MessageSendConfiguration, MessageSendParams, TaskPushNotificationConfig
+from a2a_core.types import AgentCard, Message, PushNotificationConfig, Role, Task, TextPart
 from a2a_core.types._base import DEFER
 
 T = TypeVar("T")

@@ -14,3 +14,4 @@ class Caller:
 
     principal: str = ANONYMOUS_OWNER
     last_event_id: str | None = None  # SSE Last-Event-ID header, for tasks/resubscribe
+    base_url: str = ""  # the agent's public URL as this request reached it (cards name it)

@@ -21,25 +21,15 @@ from a2a_core.core.errors import (
     InvalidParamsError,
     PushNotificationNotSupportedError,
     TaskNotCancelableError,
+    TaskTerminalError,
 )
 from a2a_core.core.ledger import CREATED_SEQ, Change, TaskLedger, status
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
+from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQuery, TaskRef
 from a2a_core.core.task_listing import TaskLister
-from a2a_core.requests import ListTasksQuery, TaskPage
-from a2a_core.types import (
-    FilePart,
-    FileWithUri,
-    Message,
-    MessageSendParams,
-    Role,
-    Task,
-    TaskIdParams,
-    TaskQueryParams,
-    TaskState,
-    TextPart,
-)
+from a2a_core.types import FilePart, FileWithUri, Message, Role, Task, TaskState, TextPart
 from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, file_uri_refusal
 
 if TYPE_CHECKING:
@@ -97,27 +87,24 @@ class TaskEngine:
             count_limit=self.config.list_count_limit,
         )
 
-    async def submit(self, params: MessageSendParams, caller: Caller) -> Submission:
-        """Create or continue the task and queue its turn; shared by message/send and /stream."""
-        message = params.message
-        self._check_message(params)
-        push = params.configuration.push_notification_config if params.configuration else None
+    async def submit(self, request: SendRequest, caller: Caller) -> Submission:
+        """Create or continue the task and queue its turn; shared by sending and streaming."""
+        message = request.message
+        self._check_message(request)
+        push = request.push_config
         if push is not None and self.push is not None:
             # Refused before anything is written.
             await self.push.check(push, at="configuration.pushNotificationConfig")
         if message.task_id:
             operation, seq = await self._continue(message, push, caller)
             return Submission(operation, None, seq)
-        operation, created = await self._start(message, params, caller, push)
+        operation, created = await self._start(message, request, caller, push)
         return Submission(operation, created, CREATED_SEQ if created is not None else None)
 
-    async def send_message(self, params: MessageSendParams, caller: Caller) -> Task:
-        configuration = params.configuration
-        blocking = self.config.default_blocking
-        if configuration is not None and configuration.blocking is not None:
-            blocking = configuration.blocking
-        history_length = self.history_limit(configuration.history_length if configuration else None)
-        submission = await self.submit(params, caller)
+    async def send_message(self, request: SendRequest, caller: Caller) -> Task:
+        blocking = self.config.default_blocking if request.blocking is None else request.blocking
+        history_length = self.history_limit(request.history_length)
+        submission = await self.submit(request, caller)
         task_id = submission.operation.task_id
         if submission.created is not None and not blocking:
             return trim_history(submission.created, history_length)  # just written: no need to read it
@@ -128,9 +115,9 @@ class TaskEngine:
             _raise_for_invalid_agent_response(task)
         return task
 
-    async def get_task(self, params: TaskQueryParams, caller: Caller) -> Task:
+    async def get_task(self, query: TaskQuery, caller: Caller) -> Task:
         return await self.ledger.load(
-            params.id, self.history_limit(params.history_length), owner=caller.principal
+            query.task_id, self.history_limit(query.history_length), owner=caller.principal
         )
 
     async def list_tasks(self, query: ListTasksQuery, caller: Caller) -> TaskPage:
@@ -138,7 +125,7 @@ class TaskEngine:
         `a2a_core.core.task_listing` for why, and for tokens, totals and limits)."""
         return await self._lister.page(query, caller.principal, self.history_limit(query.history_length))
 
-    async def cancel_task(self, params: TaskIdParams, caller: Caller) -> Task:
+    async def cancel_task(self, ref: TaskRef, caller: Caller) -> Task:
         def decide(head: Commit) -> Change:
             if is_terminal(head.state):
                 raise TaskNotCancelableError(
@@ -146,8 +133,8 @@ class TaskEngine:
                 )
             return Change([status(TaskState.canceled)])
 
-        await self.ledger.write(params.id, decide, owner=caller.principal)
-        return await self.ledger.load(params.id, self.history_limit(None), owner=caller.principal)
+        await self.ledger.write(ref.task_id, decide, owner=caller.principal)
+        return await self.ledger.load(ref.task_id, self.history_limit(None), owner=caller.principal)
 
     def history_limit(self, requested: int | None) -> int:
         """How many recent messages a client gets: what it asked for, at most the cap (which also
@@ -157,7 +144,7 @@ class TaskEngine:
         return cap if requested is None else min(requested, cap)
 
     async def _start(
-        self, message: Message, params: MessageSendParams, caller: Caller, push: PushNotificationConfig | None
+        self, message: Message, request: SendRequest, caller: Caller, push: PushNotificationConfig | None
     ) -> tuple[RunOperation, Task | None]:
         """Create the task (or find a retry's) and enqueue its turn; the task if it was created."""
         task_id = _derive_id(caller.principal, message)
@@ -171,7 +158,7 @@ class TaskEngine:
             context_id=context_id,
             message=stored,
             run_id=operation.run_id,
-            metadata=params.metadata,
+            metadata=request.metadata,
             owner=caller.principal,
         )
         # A retry finds its task; enqueue again while the turn is unclaimed, because the first
@@ -195,7 +182,7 @@ class TaskEngine:
                     f"context {head.context_id!r}"
                 )
             if is_terminal(head.state):
-                raise InvalidParamsError(
+                raise TaskTerminalError(
                     f"Task {task_id} is {head.state.value}; a terminal task cannot be continued. "
                     "Send the message without taskId to start a new task."
                 )
@@ -234,21 +221,19 @@ class TaskEngine:
             push = push.model_copy(update={"id": str(config_id)})
         await self.push.attach(task_id, push)
 
-    def _check_message(self, params: MessageSendParams) -> None:
-        message = params.message
+    def _check_message(self, request: SendRequest) -> None:
+        message = request.message
         if message.role != Role.user:
             raise InvalidParamsError("message.role must be 'user' when a client sends a message")
         self._check_size(message)
-        configuration = params.configuration
-        push_requested = configuration is not None and configuration.push_notification_config is not None
-        if push_requested and self.push is None:
+        if request.push_config is not None and self.push is None:
             raise PushNotificationNotSupportedError(
                 "This agent does not send push notifications (capabilities.pushNotifications is false)"
             )
-        accepted = configuration.accepted_output_modes if configuration else None
+        accepted = request.accepted_output_modes
         if accepted and not any(_mode_matches(a, m) for a in accepted for m in self.config.output_modes):
             raise ContentTypeNotSupportedError(
-                f"None of acceptedOutputModes {accepted} is produced by this agent "
+                f"None of acceptedOutputModes {list(accepted)} is produced by this agent "
                 f"(it produces {list(self.config.output_modes)})",
                 data={"supportedOutputModes": list(self.config.output_modes)},
             )

@@ -124,7 +124,7 @@ class VersionNotSupportedError(A2AError):
 
 
 # The errors the protocol defines, by code: the one table of their names, codes and default
-# messages. The wire models (`a2a_core.types.rpc`) and the client's mapping of error objects to
+# messages. The wire models (`a2a_core.protocol.v0.rpc`) and the client's mapping of error objects to
 # exceptions are built from it.
 PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
     error.code: error
@@ -153,6 +153,10 @@ class PushConfigNotFoundError(InvalidParamsError):
 
 class InvalidTransitionError(InvalidParamsError):
     """A write asked for a state change the task lifecycle does not allow."""
+
+
+class TaskTerminalError(InvalidParamsError):
+    """A message named a task that has ended: 0.x answers -32602, A2A 1.0 UnsupportedOperation."""
 
 
 class ConcurrentUpdateError(Exception):

@@ -22,8 +22,8 @@ from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.listing import TaskList
 from a2a_core.core.page_tokens import Cursor, PageTokens, Scope
+from a2a_core.core.requests import ListTasksQuery, TaskPage
 from a2a_core.core.store import InvalidPositionError
-from a2a_core.requests import ListTasksQuery, TaskPage
 from a2a_core.types import Task, TaskState
 
 DEFAULT_PAGE_SIZE = 50

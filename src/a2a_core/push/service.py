@@ -1,4 +1,5 @@
-"""``tasks/pushNotificationConfig/set|get|list|delete`` and configs sent with ``message/send``.
+"""Push notification config methods (0.x ``tasks/pushNotificationConfig/*``, 1.0
+``*TaskPushNotificationConfig*``) and configs sent with a message, on neutral requests.
 
 Configs are checked when they are set, so a client learns at once (``-32602`` with the reason)
 that its webhook will never be called: the URL against the SSRF policy (resolving its host), the
@@ -8,27 +9,14 @@ the URL again before every POST.
 
 from __future__ import annotations
 
-from pydantic import ConfigDict, RootModel
-
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidParamsError, PushConfigNotFoundError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.requests import PushConfigPage, PushConfigQuery, PushConfigRef, TaskPushConfig
 from a2a_core.push.headers import authorization
 from a2a_core.push.urls import UrlPolicy, WebhookRefusedError
-from a2a_core.types import (
-    DeleteTaskPushNotificationConfigParams,
-    GetTaskPushNotificationConfigParams,
-    ListTaskPushNotificationConfigParams,
-    PushNotificationConfig,
-    TaskPushNotificationConfig,
-)
-
-
-class TaskPushNotificationConfigList(RootModel[list[TaskPushNotificationConfig]]):
-    """The result of ``tasks/pushNotificationConfig/list``: a JSON array."""
-
-    model_config = ConfigDict(defer_build=True)  # built on first use, not at cold start
+from a2a_core.types import PushNotificationConfig
 
 
 class PushConfigService:
@@ -63,35 +51,31 @@ class PushConfigService:
             )
         return await self.store.put(task_id, config)
 
-    async def set(self, params: TaskPushNotificationConfig, caller: Caller) -> TaskPushNotificationConfig:
-        await self.check(params.push_notification_config)
-        await self.ledger.head(params.task_id, owner=caller.principal)  # -32001: unknown, or not theirs
-        stored = await self.attach(params.task_id, params.push_notification_config)
-        return TaskPushNotificationConfig(task_id=params.task_id, push_notification_config=stored)
+    async def set(self, request: TaskPushConfig, caller: Caller) -> TaskPushConfig:
+        await self.check(request.config)
+        await self.ledger.head(request.task_id, owner=caller.principal)  # -32001: unknown, or not theirs
+        stored = await self.attach(request.task_id, request.config)
+        return TaskPushConfig(task_id=request.task_id, config=stored)
 
-    async def get(
-        self, params: GetTaskPushNotificationConfigParams, caller: Caller
-    ) -> TaskPushNotificationConfig:
-        await self.ledger.head(params.id, owner=caller.principal)
-        config = await self.store.get(params.id, params.push_notification_config_id)
+    async def get(self, ref: PushConfigRef, caller: Caller) -> TaskPushConfig:
+        await self.ledger.head(ref.task_id, owner=caller.principal)
+        config = await self.store.get(ref.task_id, ref.config_id)
         if config is None:
-            wanted = params.push_notification_config_id
+            wanted = ref.config_id
             raise PushConfigNotFoundError(
-                f"Task {params.id} has no push notification config"
+                f"Task {ref.task_id} has no push notification config"
                 + (f" with id {wanted!r}" if wanted is not None else "")
             )
-        return TaskPushNotificationConfig(task_id=params.id, push_notification_config=config)
+        return TaskPushConfig(task_id=ref.task_id, config=config)
 
-    async def list(
-        self, params: ListTaskPushNotificationConfigParams, caller: Caller
-    ) -> TaskPushNotificationConfigList:
-        await self.ledger.head(params.id, owner=caller.principal)
-        configs = await self.store.list(params.id)
-        return TaskPushNotificationConfigList(
-            [TaskPushNotificationConfig(task_id=params.id, push_notification_config=c) for c in configs]
-        )
+    async def list(self, query: PushConfigQuery, caller: Caller) -> PushConfigPage:
+        """Every config of the task: a task keeps at most ``max_configs_per_task``, one page."""
+        await self.ledger.head(query.task_id, owner=caller.principal)
+        configs = await self.store.list(query.task_id)
+        return PushConfigPage(tuple(TaskPushConfig(task_id=query.task_id, config=c) for c in configs))
 
-    async def delete(self, params: DeleteTaskPushNotificationConfigParams, caller: Caller) -> None:
+    async def delete(self, ref: PushConfigRef, caller: Caller) -> None:
         # Deleting a config the task does not have is not an error (the result is null either way).
-        await self.ledger.head(params.id, owner=caller.principal)
-        await self.store.delete(params.id, params.push_notification_config_id)
+        await self.ledger.head(ref.task_id, owner=caller.principal)
+        if ref.config_id is not None:
+            await self.store.delete(ref.task_id, ref.config_id)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.requests import TaskPushConfig
 from a2a_core.protocol.v1 import codec, push_codec
 from a2a_core.protocol.v1 import parts as w
 from a2a_core.protocol.v1 import push as wp
@@ -31,7 +32,6 @@ from a2a_core.types import (
     Role,
     Task,
     TaskArtifactUpdateEvent,
-    TaskPushNotificationConfig,
     TaskState,
     TaskStatus,
     TaskStatusUpdateEvent,
@@ -164,9 +164,9 @@ artifact_updates = st.builds(
     metadata=metadata,
 )
 push_configs = st.builds(
-    lambda task_id, url, config_id, token, scheme, credentials: TaskPushNotificationConfig(
+    lambda task_id, url, config_id, token, scheme, credentials: TaskPushConfig(
         task_id=task_id,
-        push_notification_config=PushNotificationConfig(
+        config=PushNotificationConfig(
             url=url,
             id=config_id,
             token=token,
@@ -245,7 +245,7 @@ def test_stream_events_round_trip(event: Any) -> None:
 
 @SETTINGS
 @given(push_configs)
-def test_push_configs_round_trip(config: TaskPushNotificationConfig) -> None:
+def test_push_configs_round_trip(config: TaskPushConfig) -> None:
     wire = over_the_wire(push_codec.push_config_to_v1(config), wp.TaskPushNotificationConfig)
     assert push_codec.push_config_from_v1(wire) == config
     assert dump(push_codec.push_config_to_v1(push_codec.push_config_from_v1(wire))) == dump(wire)
@@ -317,9 +317,9 @@ def test_a_task_without_context_id_gets_an_empty_one() -> None:
 
 
 def test_push_authentication_keeps_the_first_scheme_only() -> None:
-    config = TaskPushNotificationConfig(
+    config = TaskPushConfig(
         task_id="t",
-        push_notification_config=PushNotificationConfig(
+        config=PushNotificationConfig(
             url="https://h/x", authentication=PushNotificationAuthenticationInfo(schemes=["Bearer", "Basic"])
         ),
     )
@@ -329,12 +329,10 @@ def test_push_authentication_keeps_the_first_scheme_only() -> None:
         "taskId": "t",
         "authentication": {"scheme": "Bearer"},
     }
-    schemeless = config.push_notification_config.model_copy(
+    schemeless = config.config.model_copy(
         update={"authentication": PushNotificationAuthenticationInfo(schemes=[], credentials="c")}
     )
-    wire = push_codec.push_config_to_v1(
-        TaskPushNotificationConfig(task_id="t", push_notification_config=schemeless)
-    )
+    wire = push_codec.push_config_to_v1(TaskPushConfig(task_id="t", config=schemeless))
     assert "authentication" not in dump(wire)
 
 

@@ -10,7 +10,6 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from a2a_core.core import errors as e
-from a2a_core.jsonrpc import invalid_params as jsonrpc_invalid_params
 from a2a_core.protocol.v1._proto import invalid_params
 from a2a_core.protocol.v1.errors import (
     A2A_DOMAIN,
@@ -25,6 +24,7 @@ from a2a_core.protocol.v1.errors import (
     rest_error,
 )
 from a2a_core.protocol.v1.parts import Message
+from a2a_core.protocol.validation import invalid_params as jsonrpc_invalid_params
 
 SDK_ERRORS: dict[str, Any] = json.loads(
     (Path(__file__).parents[2] / "fixtures" / "a2a_v1" / "sdk13_errors.json").read_text()

@@ -8,16 +8,7 @@ from typing import Any
 import pytest
 
 from a2a_core.core.errors import InvalidParamsError, MethodNotFoundError
-from a2a_core.protocol.v1._proto import dump
-from a2a_core.protocol.v1.request_codec import (
-    OPERATIONS,
-    STREAMING_OPERATIONS,
-    check_tenant,
-    decode_params,
-    push_config_page_to_v1,
-    task_page_to_v1,
-)
-from a2a_core.requests import (
+from a2a_core.core.requests import (
     ExtendedCardRequest,
     ListTasksQuery,
     PushConfigPage,
@@ -29,6 +20,15 @@ from a2a_core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.v1.request_codec import (
+    OPERATIONS,
+    STREAMING_OPERATIONS,
+    check_tenant,
+    decode_params,
+    push_config_page_to_v1,
+    task_page_to_v1,
+)
 from a2a_core.types import (
     Artifact,
     Message,
@@ -36,7 +36,6 @@ from a2a_core.types import (
     PushNotificationConfig,
     Role,
     Task,
-    TaskPushNotificationConfig,
     TaskState,
     TaskStatus,
     TextPart,
@@ -216,9 +215,7 @@ def test_a_task_page_leaves_artifacts_out_unless_asked() -> None:
 
 
 def test_a_push_config_page_carries_task_ids() -> None:
-    config = TaskPushNotificationConfig(
-        task_id="t", push_notification_config=PushNotificationConfig(url="https://h", id="c")
-    )
+    config = TaskPushConfig(task_id="t", config=PushNotificationConfig(url="https://h", id="c"))
     assert dump(push_config_page_to_v1(PushConfigPage((config,)))) == {
         "configs": [{"url": "https://h", "id": "c", "taskId": "t"}]
     }
@@ -226,3 +223,10 @@ def test_a_push_config_page_carries_task_ids() -> None:
         "configs": [],
         "nextPageToken": "more",
     }
+
+
+def test_a2a_js_sdks_unset_status_is_no_filter_but_an_unknown_state_is_refused() -> None:
+    # @a2a-js/sdk 1.3 writes "UNRECOGNIZED" for a status it was not given.
+    assert decode_params("ListTasks", {"status": "UNRECOGNIZED"}) == ListTasksQuery()
+    with pytest.raises(InvalidParamsError):
+        decode_params("ListTasks", {"status": "TASK_STATE_RUNNING"})

@@ -7,10 +7,7 @@ from typing import Any
 import pytest
 
 from a2a_core.core.errors import InvalidParamsError, InvalidRequestError, JSONParseError, MethodNotFoundError
-from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
-from a2a_core.protocol.v1.request_codec import OPERATIONS, decode_params
-from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
-from a2a_core.requests import (
+from a2a_core.core.requests import (
     ListTasksQuery,
     PushConfigQuery,
     PushConfigRef,
@@ -18,6 +15,9 @@ from a2a_core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
+from a2a_core.protocol.v1.request_codec import OPERATIONS, decode_params
+from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
 from a2a_core.types import PushNotificationConfig, TaskState
 
 # The proto's google.api.http bindings (method, path), plus the spec table's POST :subscribe.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, StrictBool
+from pydantic import AfterValidator, BeforeValidator, Field, StrictBool
 
 from a2a_core.protocol.v1._proto import (
     Int32,
@@ -47,10 +47,20 @@ def _unset_if_unspecified(state: TaskState | None) -> TaskState | None:
     return None if state is TaskState.TASK_STATE_UNSPECIFIED else state
 
 
+def _unset_if_unrecognized(value: object) -> object:
+    # @a2a-js/sdk 1.3 (ts-proto) sends "UNRECOGNIZED" when a caller lists tasks without a status
+    # filter (its toJSON writes any non-zero enum, and an absent one is undefined): that is no filter.
+    return None if value == "UNRECOGNIZED" else value
+
+
 class ListTasksRequest(ProtoModel):
     tenant: Str = None
     context_id: Str = None
-    status: Annotated[TaskStateField | None, AfterValidator(_unset_if_unspecified)] = None
+    status: Annotated[
+        TaskStateField | None,
+        BeforeValidator(_unset_if_unrecognized),
+        AfterValidator(_unset_if_unspecified),
+    ] = None
     page_size: Annotated[Int32, Field(ge=1, le=100)] | None = None
     page_token: Str = None
     history_length: NonNegativeInt32 | None = None

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
+from a2a_core.core.requests import TaskPushConfig
 from a2a_core.protocol.v1 import push as wp
-from a2a_core.types import (
-    PushNotificationAuthenticationInfo,
-    PushNotificationConfig,
-    TaskPushNotificationConfig,
-)
+from a2a_core.types import PushNotificationAuthenticationInfo, PushNotificationConfig
 
 
-def push_config_to_v1(
-    config: TaskPushNotificationConfig, *, tenant: str | None = None
-) -> wp.TaskPushNotificationConfig:
+def push_config_to_v1(config: TaskPushConfig, *, tenant: str | None = None) -> wp.TaskPushNotificationConfig:
     """1.0 has one ``authentication.scheme``: the domain's first scheme travels (as a2a-sdk does);
     with no scheme there is no AuthenticationInfo to send."""
-    push = config.push_notification_config
+    push = config.config
     auth = push.authentication
     authentication = (
         wp.AuthenticationInfo.model_construct(scheme=auth.schemes[0], credentials=auth.credentials or None)
@@ -47,7 +42,5 @@ def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> P
     )
 
 
-def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushNotificationConfig:
-    return TaskPushNotificationConfig(
-        task_id=config.task_id or "", push_notification_config=push_notification_config_from_v1(config)
-    )
+def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushConfig:
+    return TaskPushConfig(task_id=config.task_id or "", config=push_notification_config_from_v1(config))

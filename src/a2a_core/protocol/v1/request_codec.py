@@ -1,4 +1,4 @@
-"""1.0 operation params -> `a2a_core.requests`, and the neutral pages -> 1.0 list responses.
+"""1.0 operation params -> `a2a_core.core.requests`, and the neutral pages -> 1.0 list responses.
 
 One table names every 1.0 operation with its request message; both bindings decode through it
 (JSON-RPC ``params``; HTTP+JSON path, query and body merged by `rest_routes` into the same
@@ -14,12 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from a2a_core.core.errors import InvalidParamsError, MethodNotFoundError
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1._proto import ProtoModel, invalid_params
-from a2a_core.protocol.v1.codec import message_from_v1, state_from_v1, task_to_v1
-from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
-from a2a_core.requests import (
+from a2a_core.core.requests import (
     ExtendedCardRequest,
     ListTasksQuery,
     PushConfigPage,
@@ -31,6 +26,11 @@ from a2a_core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.protocol.v1 import params as wq
+from a2a_core.protocol.v1 import push as wp
+from a2a_core.protocol.v1._proto import ProtoModel, invalid_params
+from a2a_core.protocol.v1.codec import message_from_v1, state_from_v1, task_to_v1
+from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
 
 NeutralRequest = (
     SendRequest

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from a2a_core.types import Message, PushNotificationConfig, Task, TaskPushNotificationConfig, TaskState
+from a2a_core.types import Message, PushNotificationConfig, Task, TaskState
 
 
 @dataclass(frozen=True)
@@ -73,10 +73,10 @@ class TaskPage:
 
 @dataclass(frozen=True)
 class PushConfigRef:
-    """Get or delete one push notification config of a task."""
+    """Get or delete one push notification config of a task (0.x get: None = its first one)."""
 
     task_id: str
-    config_id: str
+    config_id: str | None
     tenant: str | None = None
 
 
@@ -101,7 +101,7 @@ class TaskPushConfig:
 
 @dataclass(frozen=True)
 class PushConfigPage:
-    configs: tuple[TaskPushNotificationConfig, ...]
+    configs: tuple[TaskPushConfig, ...]
     next_page_token: str = ""
 
 

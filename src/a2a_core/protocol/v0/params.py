@@ -1,4 +1,4 @@
-"""Params of the A2A methods: what the JSON-RPC layer validates on every request."""
+"""Params of the A2A 0.2.5 / 0.3 JSON-RPC methods: what the 0.x method table validates."""
 
 from typing import Any
 
@@ -39,4 +39,34 @@ class MessageSendParams(A2ABaseModel):
 
     message: Message
     configuration: MessageSendConfiguration | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class TaskPushNotificationConfig(A2ABaseModel):
+    """Parameters for setting or getting push notification configuration for a task."""
+
+    task_id: str
+    push_notification_config: PushNotificationConfig
+
+
+class GetTaskPushNotificationConfigParams(A2ABaseModel):
+    """Parameters for fetching a pushNotificationConfiguration associated with a Task."""
+
+    id: str
+    push_notification_config_id: str | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class ListTaskPushNotificationConfigParams(A2ABaseModel):
+    """Parameters for getting list of pushNotificationConfigurations associated with a Task."""
+
+    id: str
+    metadata: dict[str, Any] | None = None
+
+
+class DeleteTaskPushNotificationConfigParams(A2ABaseModel):
+    """Parameters for removing pushNotificationConfiguration associated with a Task."""
+
+    id: str
+    push_notification_config_id: str
     metadata: dict[str, Any] | None = None

@@ -17,19 +17,17 @@ from pydantic import (
 )
 
 from a2a_core.core import errors
-from a2a_core.types._base import DEFER, A2ABaseModel
-from a2a_core.types.method_names import MethodName
-from a2a_core.types.params import (
-    MessageSendParams,
-    TaskIdParams,
-    TaskQueryParams,
-)
-from a2a_core.types.push import (
+from a2a_core.protocol.v0.method_names import MethodName
+from a2a_core.protocol.v0.params import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams,
+    MessageSendParams,
+    TaskIdParams,
     TaskPushNotificationConfig,
+    TaskQueryParams,
 )
+from a2a_core.types._base import DEFER, A2ABaseModel
 from a2a_core.types.tasks import Message, StreamEvent, Task
 
 # Strict, so `true` is not read as 1 and a bad id type stays a -32600 Invalid Request.

@@ -1,0 +1,109 @@
+"""Every protocol generation's surface over one engine: the JSON-RPC dispatcher (0.2.5 / 0.3 and
+1.0 on the same path, chosen by ``A2A-Version``), the 1.0 HTTP+JSON binding, and the 1.0 card.
+
+The 1.0 modules are imported on the first 1.0 request, not at start-up: a 0.x request (and a
+Lambda cold start serving one) pays nothing for them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from a2a_core.agent_card import CardBuilder
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
+from a2a_core.protocol.jsonrpc import Binding, Dispatcher, Method
+from a2a_core.protocol.v0.method_names import MethodName
+from a2a_core.protocol.v0.methods import v0_binding, v0_methods
+from a2a_core.protocol.versions import Version
+from a2a_core.settings import Settings
+
+if TYPE_CHECKING:
+    from a2a_core.protocol.v1.card_builder import CardDocuments
+    from a2a_core.protocol.v1.rest import RestBinding
+    from a2a_core.push.service import PushConfigService
+    from a2a_core.push.signing import Signer
+    from a2a_core.streaming import TaskStreams
+
+# 1.0 operations (JSON-RPC method names), for the hint a 0.x request calling one gets.
+V1_OPERATIONS = (
+    "SendMessage",
+    "SendStreamingMessage",
+    "GetTask",
+    "ListTasks",
+    "CancelTask",
+    "SubscribeToTask",
+    "CreateTaskPushNotificationConfig",
+    "GetTaskPushNotificationConfig",
+    "ListTaskPushNotificationConfigs",
+    "DeleteTaskPushNotificationConfig",
+    "GetExtendedAgentCard",
+)
+
+
+@dataclass(frozen=True)
+class Protocols:
+    dispatcher: Dispatcher
+    _rest: Callable[[], RestBinding]
+    _cards: Callable[[], CardDocuments]
+
+    @property
+    def rest(self) -> RestBinding:
+        return self._rest()
+
+    @property
+    def cards(self) -> CardDocuments:
+        """The 1.0 card documents (public and extended), signed when push signing is on."""
+        return self._cards()
+
+
+def build_protocols(
+    settings: Settings,
+    engine: TaskEngine,
+    *,
+    streams: TaskStreams | None,
+    push: PushConfigService | None,
+    cards: CardBuilder,
+    card_signer: Signer | None = None,
+) -> Protocols:
+    @functools.cache
+    def documents() -> CardDocuments:
+        from a2a_core.protocol.v1.card_builder import CardDocuments
+
+        return CardDocuments(cards, signer=card_signer)
+
+    extended: Callable[[Caller], Awaitable[bytes]] | None = None
+    if cards.extended:
+
+        async def extended_card(caller: Caller) -> bytes:
+            return await documents().extended_card_json(caller.base_url)
+
+        extended = extended_card
+
+    @functools.cache
+    def v1_methods() -> dict[str, Method]:
+        from a2a_core.protocol.v1.methods import v1_methods as build
+
+        return build(engine, streams=streams, push=push, extended_card=extended, tenant=settings.tenant)
+
+    def v1() -> Binding:
+        from a2a_core.protocol.v1.methods import v1_binding
+
+        hint = "{} is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
+        return v1_binding(v1_methods(), {name: hint.format(name) for name in MethodName})
+
+    def v0() -> Binding:
+        hint = "{} is an A2A 1.0 method: send the header A2A-Version: 1.0"
+        methods = v0_methods(engine, streams=streams, push=push, extended_card=extended)
+        return v0_binding(methods, {name: hint.format(name) for name in V1_OPERATIONS})
+
+    @functools.cache
+    def rest() -> RestBinding:
+        from a2a_core.protocol.v1.rest import RestBinding
+
+        return RestBinding(v1_methods())
+
+    return Protocols(Dispatcher({Version.V0_3: v0, Version.V1_0: v1}), rest, documents)

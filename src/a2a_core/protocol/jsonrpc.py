@@ -1,0 +1,254 @@
+"""JSON-RPC 2.0 over one POST endpoint, for every protocol generation.
+
+Each generation (`a2a_core.protocol.v0`, `a2a_core.protocol.v1`) is a `Binding`: its method
+table (name -> decode params, handler, encode result) and how it writes errors and stream events.
+This module owns what they share: parsing the envelope, echoing the request ``id`` whenever it
+could be read (``null`` otherwise), running the handler, and the one place where unexpected
+exceptions become -32603 with no detail (the traceback goes to the log only).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from a2a_core import rawjson
+from a2a_core.core.caller import Caller
+from a2a_core.core.errors import (
+    A2AError,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONParseError,
+    MethodNotFoundError,
+    VersionNotSupportedError,
+)
+from a2a_core.protocol.validation import invalid_params, not_unicode_error
+from a2a_core.protocol.versions import Version
+from a2a_core.streaming import StreamItem
+
+logger = logging.getLogger(__name__)
+
+RequestId = str | int | None
+# Deeper requests are refused (see `rawjson`): no A2A request needs it.
+MAX_JSON_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Method:
+    """One JSON-RPC method: params (a JSON object) -> request, the handler, result -> JSON."""
+
+    decode: Callable[[dict[str, Any]], Any]
+    handler: Callable[[Any, Caller], Awaitable[Any]]
+    encode: Callable[[Any], bytes] = field(default=lambda result: b"null")
+    streaming: bool = False
+    # 0.x methods take a params object; 1.0 reads absent params as {} (GetExtendedAgentCard).
+    params_required: bool = False
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A protocol generation's JSON-RPC surface."""
+
+    version: Version
+    methods: Mapping[str, Method]
+    error_body: Callable[[RequestId, A2AError], bytes]
+    # A stream item's result (a Task or an update event of the domain model) as the JSON-RPC result.
+    encode_event: Callable[[BaseModel], bytes]
+    # Every other generation's method names, with the A2A-Version header that reaches them.
+    foreign: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StreamReply:
+    """A streamed answer: each item becomes one JSON-RPC response carrying the request id."""
+
+    request_id: RequestId
+    items: AsyncIterator[StreamItem]
+    binding: Binding
+
+    def encode(self, item: StreamItem) -> bytes:
+        if item.error is not None:
+            return self.binding.error_body(self.request_id, item.error)
+        assert item.result is not None
+        head = b'{"jsonrpc":"2.0","id":' + json.dumps(self.request_id).encode() + b',"result":'
+        return head + self.binding.encode_event(item.result) + b"}"
+
+    def event(self, item: StreamItem) -> str | None:
+        # 1.0 names error events (as a2a-sdk 1.3 does); 0.x streams never named events.
+        return "error" if item.error is not None and self.binding.version is Version.V1_0 else None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A request that passed every check up to its params."""
+
+    id: RequestId
+    method: str
+    request: Any
+
+
+class Dispatcher:
+    def __init__(self, bindings: Mapping[Version, Callable[[], Binding]]) -> None:
+        """``bindings``: each generation's binding, built on its first request."""
+        self._factories = dict(bindings)
+        self._bindings: dict[Version, Binding] = {}
+
+    def binding(self, version: Version) -> Binding:
+        binding = self._bindings.get(version)
+        if binding is None:
+            binding = self._bindings[version] = self._factories[version]()
+        return binding
+
+    async def dispatch(
+        self, body: bytes, caller: Caller, version: Version | VersionNotSupportedError
+    ) -> bytes | StreamReply:
+        """The JSON response body for a request body, or a stream for a streaming method.
+
+        ``version`` is what the request's ``A2A-Version`` asked for, or the error saying it is not
+        served (answered once the id is read). Errors found before a stream starts (bad params,
+        an unknown task to continue) are plain JSON bodies, as every generation requires.
+        """
+        binding = self.binding(version if isinstance(version, Version) else Version.V1_0)
+        try:
+            envelope = parse_envelope(body)
+        except RequestError as error:
+            return binding.error_body(error.request_id, error.error)
+        if isinstance(version, VersionNotSupportedError):
+            return binding.error_body(envelope.id, version)
+        try:
+            call = self._call(binding, envelope)
+        except RequestError as error:
+            return binding.error_body(error.request_id, error.error)
+        return await self._run(binding, call, caller)
+
+    def _call(self, binding: Binding, envelope: Envelope) -> Call:
+        method = binding.methods.get(envelope.method)
+        if method is None:
+            hint = binding.foreign.get(envelope.method)
+            if hint is not None:
+                raise RequestError(envelope.id, VersionNotSupportedError(hint))
+            raise RequestError(envelope.id, MethodNotFoundError(f"Method {envelope.method!r} not found"))
+        params = envelope.params
+        if params is None:
+            if method.params_required:
+                error = InvalidParamsError(f'Field "params" is required for {envelope.method}')
+                raise RequestError(envelope.id, error)
+            params = {}
+        try:
+            return Call(envelope.id, envelope.method, method.decode(params))
+        except ValidationError as error:
+            raise RequestError(envelope.id, invalid_params(error, params)) from None
+        except A2AError as error:
+            raise RequestError(envelope.id, error) from None
+
+    async def _run(self, binding: Binding, call: Call, caller: Caller) -> bytes | StreamReply:
+        method = binding.methods[call.method]
+        try:
+            result = await method.handler(call.request, caller)
+        except A2AError as error:
+            return binding.error_body(call.id, error)
+        except Exception:
+            logger.exception("internal error in %s", call.method)
+            return binding.error_body(call.id, InternalError())
+        if method.streaming:
+            return StreamReply(call.id, guarded(result, call.method), binding)
+        try:
+            encoded = method.encode(result)
+        except Exception:
+            logger.exception("internal error encoding the result of %s", call.method)
+            return binding.error_body(call.id, InternalError())
+        return b'{"jsonrpc":"2.0","id":' + json.dumps(call.id).encode() + b',"result":' + encoded + b"}"
+
+
+@dataclass(frozen=True)
+class Envelope:
+    id: RequestId
+    method: str
+    params: dict[str, Any] | None  # None: the request has none
+
+
+def parse_envelope(body: bytes) -> Envelope:
+    """Validate a request body up to its params; raises `RequestError` carrying the id it read."""
+    try:
+        payload = rawjson.parse(body, max_depth=MAX_JSON_DEPTH, wanted=("id",))
+    except rawjson.TooDeepError as error:
+        raise RequestError(_readable_id(error.top_level), _too_deep_error(error.path)) from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
+    if not isinstance(payload, dict):
+        kind = "Batch requests are not supported" if isinstance(payload, list) else "not an object"
+        raise RequestError(None, InvalidRequestError(f"Request must be a JSON-RPC object ({kind})"))
+    request_id = _readable_id(payload)
+    if request_id is None and payload.get("id") is not None:
+        raise RequestError(
+            None, InvalidRequestError("Request id must be a string (of Unicode text), an integer or null")
+        )
+    if payload.get("jsonrpc") != "2.0":
+        raise RequestError(request_id, InvalidRequestError('Field "jsonrpc" must be exactly "2.0"'))
+    name = payload.get("method")
+    if not isinstance(name, str):
+        raise RequestError(request_id, InvalidRequestError('Field "method" must be a string'))
+    params = payload.get("params")
+    if params is not None and not isinstance(params, dict):
+        raise RequestError(request_id, InvalidParamsError(f'Field "params" must be an object for {name}'))
+    if rawjson.may_hold_surrogates(body) and (path := rawjson.lone_surrogate_path(params)) is not None:
+        raise RequestError(request_id, not_unicode_error(path))
+    return Envelope(request_id, name, params)
+
+
+async def guarded(items: AsyncIterator[StreamItem], method: str) -> AsyncIterator[StreamItem]:
+    """A failure mid-stream becomes a final error event instead of a torn connection."""
+    try:
+        async for item in items:
+            yield item
+    except A2AError as error:
+        yield StreamItem(None, error=error)
+    except Exception:
+        logger.exception("internal error while streaming %s", method)
+        yield StreamItem(None, error=InternalError())
+
+
+def _readable_id(payload: Mapping[str, Any]) -> RequestId:
+    """The request's id when it has a valid one; None otherwise (and for an explicit null)."""
+    request_id = payload.get("id")
+    if isinstance(request_id, bool) or not isinstance(request_id, str | int):
+        return None
+    if isinstance(request_id, str) and rawjson.lone_surrogate_path(request_id) is not None:
+        return None
+    return request_id
+
+
+def _too_deep_error(path: rawjson.Path) -> InvalidRequestError:
+    return InvalidRequestError(
+        f"Request nests objects and arrays deeper than {MAX_JSON_DEPTH} levels",
+        data={"field": rawjson.dotted(path), "maxDepth": MAX_JSON_DEPTH},
+    )
+
+
+class RequestError(Exception):
+    def __init__(self, request_id: RequestId, error: A2AError) -> None:
+        super().__init__(error.message)
+        self.request_id = request_id
+        self.error = error
+
+
+def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:
+    """A 0.x success response (a domain model as its own camelCase JSON); tests and tools use it."""
+    head = b'{"jsonrpc":"2.0","id":' + json.dumps(request_id).encode() + b',"result":'
+    if result is None:
+        return head + b"null}"
+    return head + result.model_dump_json(by_alias=True, exclude_none=True).encode() + b"}"
+
+
+def error_body(request_id: RequestId, error: A2AError) -> bytes:
+    """A 0.x error response: ``{code, message, data}`` with the error's own ``data``."""
+    payload: dict[str, Any] = {"code": error.code, "message": error.message}
+    if error.data is not None:
+        payload["data"] = error.data
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "error": payload}).encode()
