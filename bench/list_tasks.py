@@ -33,8 +33,9 @@ from a2a_core.aws.clients import build_clients  # noqa: E402
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore  # noqa: E402
 from a2a_core.core.broker import InMemoryBroker  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
+from a2a_core.core.changes import Change, Decide, status  # noqa: E402
 from a2a_core.core.engine import TaskEngine  # noqa: E402
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status  # noqa: E402
+from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated  # noqa: E402
 from a2a_core.core.requests import ListTasksQuery  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402

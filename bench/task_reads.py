@@ -47,8 +47,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from a2a_core.core.broker import RunOperation  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
+from a2a_core.core.changes import Change, Decide, status  # noqa: E402
 from a2a_core.core.executor import TaskContext, as_executor  # noqa: E402
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status  # noqa: E402
+from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
 from a2a_core.dev import DevStack, build_dev_stack  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402

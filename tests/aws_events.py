@@ -24,8 +24,9 @@ import pytest
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import build_aws_adapters, build_server, build_task_store
 from a2a_core.core.caller import Caller
+from a2a_core.core.changes import Change, status
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.requests import SendRequest
 from a2a_core.local import lambda_shapes

@@ -11,7 +11,8 @@ from collections.abc import Collection, Sequence
 
 from hypothesis import strategies as st
 
-from a2a_core.core.ledger import Change, Decide, TaskLedger
+from a2a_core.core.changes import Change, Decide
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
 from a2a_core.core.snapshots import RECENT_MESSAGES
 from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.changes import Change, Decide, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import InMemoryPushConfigStore
 from a2a_core.core.records import ArtifactUpdated, Commit
 from a2a_core.core.store import InMemoryTaskStore

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.changes import Change, Decide, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.types import TaskState

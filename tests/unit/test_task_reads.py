@@ -8,8 +8,9 @@ import uuid
 
 import pytest
 
+from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
 from a2a_core.core.snapshots import (
     RECENT_MESSAGES,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from a2a_core.core.broker import Broker, RunOperation
 from a2a_core.core.caller import Caller
+from a2a_core.core.changes import CREATED_SEQ, Change, status
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     ContentTypeNotSupportedError,
@@ -23,7 +24,7 @@ from a2a_core.core.errors import (
     TaskNotCancelableError,
     TaskTerminalError,
 )
-from a2a_core.core.ledger import CREATED_SEQ, Change, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history

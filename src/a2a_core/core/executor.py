@@ -16,9 +16,10 @@ from typing import Any, TypeAlias
 
 from pydantic import JsonValue
 
+from a2a_core.core.changes import Change, status
 from a2a_core.core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
 from a2a_core.core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
-from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
 from a2a_core.core.snapshots import Folding

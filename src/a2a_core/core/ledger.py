@@ -17,18 +17,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 
 from a2a_core.core.backoff import Backoff
+from a2a_core.core.changes import CREATED_SEQ, LAST_SEQ, Decide, next_commit, now_iso
 from a2a_core.core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
-from a2a_core.core.lifecycle import check_transition, is_terminal
 from a2a_core.core.listing import TaskList, filtered_page, index_page
 from a2a_core.core.records import (
     ANONYMOUS_OWNER,
-    ArtifactUpdated,
     Commit,
-    LogEvent,
     MessageAdded,
     RunLease,
     StatusChanged,
@@ -37,32 +33,6 @@ from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_
 from a2a_core.core.store import TaskStore
 from a2a_core.core.task_reads import TaskReader, TaskView
 from a2a_core.types import Message, Task, TaskState, TaskStatus
-
-_KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is
-
-
-@dataclass(frozen=True)
-class Change:
-    """What a writer wants appended; sequence numbers are assigned by the ledger."""
-
-    events: list[MessageAdded | StatusChanged | ArtifactUpdated]
-    run: RunLease | None = field(default=_KEEP)
-
-
-Decide = Callable[[Commit], Change | None]
-
-# A new task's first commit holds its first message (seq 1) and the submitted status (seq 2).
-CREATED_SEQ = 2
-# The highest sequence number a log holds (10 digits in DynamoDB's sort key).
-_LAST = 9_999_999_999
-
-
-def status(state: TaskState, message: Message | None = None) -> StatusChanged:
-    return StatusChanged(seq=0, status=TaskStatus(state=state, message=message))
-
-
-def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class TaskLedger:
@@ -163,7 +133,9 @@ class TaskLedger:
     async def commits_after(self, task_id: str, seq: int) -> list[Commit]:
         """The commits starting after ``seq``, which must end a commit (a follower's last one);
         one read, and [] when nothing is new."""
-        return [entry.commit for entry in await self.store.entries(task_id, seq + 1, _LAST, snapshots=False)]
+        return [
+            entry.commit for entry in await self.store.entries(task_id, seq + 1, LAST_SEQ, snapshots=False)
+        ]
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds
@@ -214,7 +186,9 @@ class TaskLedger:
                 if cached:
                     continue
                 return None
-            commit, snapshot = await self._with_snapshot(current, self._next_commit(current, change), known)
+            commit, snapshot = await self._with_snapshot(
+                current, next_commit(current, change, self._clock()), known
+            )
             try:
                 await self.store.append(commit, snapshot)
             except ConcurrentUpdateError:
@@ -299,33 +273,6 @@ class TaskLedger:
         folding.apply(commit)
         snapshot = folding.snapshot(self.history_cap).model_dump_json(exclude_none=True).encode()
         return commit.model_copy(update={"snapshot_mark": taken_mark(commit, len(snapshot))}), snapshot
-
-    def _next_commit(self, head: Commit, change: Change) -> Commit:
-        state = head.state
-        events: list[LogEvent] = []
-        for offset, event in enumerate(change.events):
-            seq = head.next_seq + offset
-            if isinstance(event, StatusChanged):
-                check_transition(state, event.status.state)
-                state = event.status.state
-                if event.status.timestamp is None:
-                    event = event.model_copy(
-                        update={"status": event.status.model_copy(update={"timestamp": now_iso()})}
-                    )
-            elif is_terminal(state):
-                check_transition(state, TaskState.working)  # raises: nothing is added after the end
-            events.append(event.model_copy(update={"seq": seq}))
-        return Commit(
-            task_id=head.task_id,
-            context_id=head.context_id,
-            first_seq=head.next_seq,
-            events=tuple(events),
-            state=state,
-            run=head.run if change.run is _KEEP else change.run,
-            created_at=self._clock(),
-            owner=head.owner,
-            task_created_at=head.started_at,
-        )
 
 
 def _owned(commit: Commit, owner: str | None) -> bool:

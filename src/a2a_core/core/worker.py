@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
+from a2a_core.core.changes import Change, status
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
@@ -29,7 +30,7 @@ from a2a_core.core.errors import (
     TaskNotFoundError,
 )
 from a2a_core.core.executor import HISTORY_WINDOW, AgentExecutor, TaskContext
-from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.snapshots import messages_of

@@ -21,8 +21,9 @@ from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames, create_all
 from a2a_core.core.broker import InMemoryBroker, RunOperation
+from a2a_core.core.changes import Change, status
 from a2a_core.core.executor import TaskContext, as_executor
-from a2a_core.core.ledger import Change, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, RunLease
 from a2a_core.core.worker import Worker
 from a2a_core.local.journal import Restored, WriteJournal, read, restore

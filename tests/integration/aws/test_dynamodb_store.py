@@ -25,8 +25,9 @@ from a2a_core.aws.dynamodb.keys import BODY, BODY_REF, SNAPSHOT, TASK_ID
 from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import TABLE, ResourceNames
+from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
-from a2a_core.core.ledger import Change, Decide, TaskLedger, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import is_terminal
 from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
 from a2a_core.core.snapshots import SNAPSHOT_EVERY

@@ -28,7 +28,7 @@ from a2a_core.compose import (
     build_server,
     build_task_store,
 )
-from a2a_core.core.ledger import Change, status
+from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
 from a2a_core.examples.echo import agent as echo

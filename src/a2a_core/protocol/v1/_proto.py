@@ -32,7 +32,6 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     PlainSerializer,
     StrictBool,
@@ -41,21 +40,14 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
 from a2a_core.core.errors import InvalidParamsError
+from a2a_core.types._base import A2ABaseModel
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 
-class ProtoModel(BaseModel):
-    """A proto message: camelCase out, camelCase or snake_case in, unknown fields ignored."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel,
-        validate_by_name=True,
-        validate_by_alias=True,
-        serialize_by_alias=True,
-        extra="ignore",
-        defer_build=True,
-    )
+class ProtoModel(A2ABaseModel):
+    """A proto message: camelCase out, camelCase or snake_case in, unknown fields ignored (the
+    JSON conventions every A2A generation shares, and ProtoJSON's)."""
 
 
 def dump(model: BaseModel) -> dict[str, Any]:
