@@ -33,7 +33,7 @@ from a2a_core.protocol.v1.request_codec import (
     task_page_to_v1,
 )
 from a2a_core.protocol.versions import Version
-from a2a_core.types import Message, Task
+from a2a_core.types import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
 
 if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService
@@ -73,8 +73,9 @@ def _raw(document: bytes) -> bytes:
 
 def encode_event(event: BaseModel) -> bytes:
     """A stream item (the Task, or a status or artifact update) as a 1.0 StreamResponse."""
-    assert isinstance(event, Task | Message) or hasattr(event, "task_id")
-    return dump_json(event_to_v1(event))  # type: ignore[arg-type]
+    if not isinstance(event, Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent):
+        raise TypeError(f"not a stream event: {type(event).__name__}")
+    return dump_json(event_to_v1(event))
 
 
 async def _streaming_disabled(request: Any, caller: Caller) -> NoReturn:
