@@ -43,22 +43,23 @@ V0_3 = "0.3"
 LEGACY_PROTOCOL_VERSION = "0.3.0"
 
 
-def supported_interfaces(url: str) -> list[wc.AgentInterface]:
-    """Every binding this server answers at ``url``, in preference order."""
+def supported_interfaces(url: str, tenant: str | None = None) -> list[wc.AgentInterface]:
+    """Every binding this server answers at ``url``, in preference order; the 1.0 ones name the
+    ``tenant`` it serves, if any (0.3 has no tenants)."""
     return [
-        wc.AgentInterface(url=url, protocol_binding=wc.JSONRPC, protocol_version=V1_0),
-        wc.AgentInterface(url=url, protocol_binding=wc.HTTP_JSON, protocol_version=V1_0),
+        wc.AgentInterface(url=url, protocol_binding=wc.JSONRPC, protocol_version=V1_0, tenant=tenant),
+        wc.AgentInterface(url=url, protocol_binding=wc.HTTP_JSON, protocol_version=V1_0, tenant=tenant),
         wc.AgentInterface(url=url, protocol_binding=wc.JSONRPC, protocol_version=V0_3),
     ]
 
 
-def card_to_v1(card: AgentCard) -> wc.AgentCard:
+def card_to_v1(card: AgentCard, *, tenant: str | None = None) -> wc.AgentCard:
     """The 1.0 card for a domain card (whose ``url`` is the base URL every interface shares)."""
     caps = card.capabilities
     return wc.AgentCard(
         name=card.name,
         description=card.description,
-        supported_interfaces=supported_interfaces(card.url),
+        supported_interfaces=supported_interfaces(card.url, tenant),
         version=card.version,
         capabilities=wc.AgentCapabilities(
             streaming=caps.streaming,
@@ -144,9 +145,11 @@ def legacy_fields(card: AgentCard) -> dict[str, Any]:
     return to_wire(legacy)
 
 
-def card_document(card: AgentCard, signatures: list[wc.AgentCardSignature] | None = None) -> dict[str, Any]:
+def card_document(
+    card: AgentCard, signatures: list[wc.AgentCardSignature] | None = None, *, tenant: str | None = None
+) -> dict[str, Any]:
     """The JSON served at ``/.well-known/agent-card.json``: 1.0 ProtoJSON, 0.3 fields merged in."""
-    v1 = card_to_v1(card)
+    v1 = card_to_v1(card, tenant=tenant)
     if signatures:
         v1 = v1.model_copy(update={"signatures": signatures})
     return merge(dump(v1), legacy_fields(card))
@@ -187,13 +190,14 @@ class CardDocuments:
         if body is None:
             extra = self.builder.settings.extended_skills if extended else None
             card = self.builder.card(url, extra_skills=extra)
+            tenant = self.builder.settings.tenant
             signatures = None
             if self.signer is not None:
                 from a2a_core.protocol.v1.card_signing import sign_card
 
                 jku = url.rstrip("/") + "/.well-known/jwks.json"
-                signatures = [await sign_card(card_to_v1(card), self.signer, jku=jku)]
-            body = json.dumps(card_document(card, signatures)).encode()
+                signatures = [await sign_card(card_to_v1(card, tenant=tenant), self.signer, jku=jku)]
+            body = json.dumps(card_document(card, signatures, tenant=tenant)).encode()
             if len(self._cache) < 32:  # a handful of host names reach one function
                 self._cache[(url, extended)] = body
         return body
