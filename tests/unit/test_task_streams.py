@@ -152,7 +152,8 @@ async def test_a_live_follower_is_woken_by_appends_and_closes_on_the_final_statu
     await _append(stack, task_id, status(TaskState.completed))
 
     items = await follower
-    assert time.monotonic() - started < 0.5
+    # Woken by the append, not by its next poll (up to 1 s later).
+    assert time.monotonic() - started < 0.9
     assert [_describe(item) for item in items] == LOG
 
 
@@ -256,7 +257,7 @@ async def test_buffered_stops_at_the_budget_and_closes_the_stream() -> None:
     response = await sse.buffered(_reply(items()), budget=0.2)
     elapsed = time.monotonic() - started
 
-    assert 0.2 <= elapsed < 1.0
+    assert 0.2 <= elapsed < 4.0  # the budget, not the quiet agent's 60 s
     assert closed.is_set(), "the abandoned stream must be closed (its reads stop)"
     assert response.media_type == sse.SSE
     events = _parse(bytes(response.body).decode())
@@ -271,7 +272,7 @@ async def test_buffered_answers_as_soon_as_the_stream_ends() -> None:
     started = time.monotonic()
     response = await sse.buffered(_reply(items()), budget=5.0)
 
-    assert time.monotonic() - started < 0.5
+    assert time.monotonic() - started < 2.5  # not the 5 s budget
     events = _parse(bytes(response.body).decode())
     assert events == [
         ("2", {"jsonrpc": "2.0", "id": "req-7", "result": {"n": 1}}),

@@ -32,25 +32,38 @@ class LocalAws:
         self._server.stop()  # type: ignore[attr-defined]
 
 
-_WRITE_LOCK = threading.Lock()
+# Reentrant: a moto write may read through the backend's own methods while it holds the lock.
+_ITEM_LOCK = threading.RLock()
+_ITEM_CALLS = (
+    "put_item",
+    "update_item",
+    "delete_item",
+    "transact_write_items",
+    "get_item",
+    "batch_get_item",
+    "query",
+    "scan",
+)
 
 
 def _serialize_dynamodb_writes() -> None:
-    """Make moto's conditional writes atomic, as DynamoDB's are.
+    """Make moto's writes atomic, as DynamoDB's are, for writers and readers alike.
 
     moto checks a condition and then stores the item without a lock, so two racing writers to
-    one key could both "win" under its threaded server. The task log's whole concurrency model is
-    that exactly one conditional put per sequence number succeeds, so the emulator must honour it.
+    one key could both "win" under its threaded server; and an update builds the item in steps, so
+    a reader could see it half-written (its keys without its version, or a new version with the old
+    body) and build a write on it. The task log's and the context store's concurrency rests on
+    exactly one conditional write per version succeeding, on a state every reader sees whole.
     """
     from moto.dynamodb.models import DynamoDBBackend
 
     if getattr(DynamoDBBackend, "_a2a_serialized", False):
         return
-    for name in ("put_item", "update_item", "delete_item", "transact_write_items"):
+    for name in _ITEM_CALLS:
         original = getattr(DynamoDBBackend, name)
 
         def locked(self: Any, *args: Any, __original: Any = original, **kwargs: Any) -> Any:
-            with _WRITE_LOCK:
+            with _ITEM_LOCK:
                 return __original(self, *args, **kwargs)
 
         setattr(DynamoDBBackend, name, locked)
