@@ -11,8 +11,9 @@ requests that walks its code paths, lazy imports included, with a check of every
   JSON; with push on, the JWKS (KMS on moto) and the four ``pushNotificationConfig`` methods;
 - worker: an SQS batch of a run operation (the echo agent runs it) and a malformed record;
 - dlq: an SQS batch of a run operation, whose task it fails;
-- push: the table's stream records of a completed task with a webhook config; the notification
-  is signed by the KMS key and POSTed to the receiver (the function's URL policy is relaxed to
+- push: the table's stream records of a completed task with two webhook configs, one created
+  through 0.x and one through 1.0 (so both payloads' imports are traced); each notification is
+  signed by the KMS key and POSTed to the receiver (the function's URL policy is relaxed to
   allow loopback for this, see `exercise_child.allow_loopback_webhooks`);
 - authorizer: a valid token (its JWKS fetched over loopback HTTP), a forged one, none.
 """
@@ -143,8 +144,10 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
 
             def delivered(answers: list[dict[str, Any]]) -> None:
                 _expect([{"batchItemFailures": []}])(answers)
-                if self.receiver.count <= before:
-                    raise ExerciseError(f"{variant.label}: no notification reached the webhook")
+                if self.receiver.count < before + 2:
+                    raise ExerciseError(
+                        f"{variant.label}: not every config's notification reached the webhook"
+                    )
 
             return Requests([self.push_event()], delivered, patch="allow_loopback_webhooks")
         events = self.authorizer_events()[: 1 if first_only else None]
@@ -225,6 +228,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         from a2a_core.examples.echo import agent
         from a2a_core.settings import Settings
         from a2a_core.types import PushNotificationConfig
+        from a2a_core.types.push import PUSH_V1
 
         settings = Settings.from_env(self.env(Variant("push")))
         message = self._run_operation()
@@ -233,7 +237,11 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
             TaskLedger(build_task_store(settings, self.aws.clients)), as_executor(agent), lease_seconds=60
         )
         config = PushNotificationConfig(url=self.receiver.url, token="exercise")  # noqa: S106
-        asyncio.run(build_push_store(settings, self.aws.clients).put(operation.task_id, config))
+        store = build_push_store(settings, self.aws.clients)
+        asyncio.run(store.put(operation.task_id, config.model_copy(update={"id": "v0"})))
+        asyncio.run(
+            store.put(operation.task_id, config.model_copy(update={"id": "v1"}).created_through(PUSH_V1))
+        )
         asyncio.run(worker.handle(operation, deadline=time.monotonic() + 60))
         return operation.task_id
 

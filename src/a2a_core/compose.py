@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from a2a_core.push.delivery import WebhookSender
     from a2a_core.push.metrics import DeliveryMetrics
     from a2a_core.push.notifier import PushNotifier
+    from a2a_core.push.payloads import PushPayload, PushPayloads
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
     from a2a_core.push.urls import Resolver, UrlPolicy
@@ -288,10 +289,26 @@ def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tupl
     return tuple(KmsSigner(client, key_id) for key_id in dict.fromkeys(key_ids))
 
 
+def push_payloads() -> PushPayloads:
+    """Each protocol generation's notification body: the 0.x Task, and the 1.0 StreamResponse,
+    whose codec is imported only when a config created through 1.0 is first notified."""
+    from a2a_core.push.payloads import PushPayloads
+    from a2a_core.types.push import PUSH_V1
+
+    return PushPayloads({PUSH_V1: _v1_push_payload})
+
+
+def _v1_push_payload() -> PushPayload:
+    from a2a_core.protocol.v1.push_payload import StreamResponsePayload
+
+    return StreamResponsePayload()
+
+
 def build_push_notifier(
     settings: Settings, clients: AwsClients, *, signer: Signer, metrics: DeliveryMetrics | None = None
 ) -> PushNotifier:
-    """What the push function runs: task log, configs, the webhook sender, the push DLQ."""
+    """What the push function runs: task log, configs, the webhook sender, the push DLQ, and
+    each generation's payload."""
     from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
     from a2a_core.push.notifier import PushNotifier
 
@@ -306,6 +323,7 @@ def build_push_notifier(
         SqsPushDeadLetters(clients.sqs, _required(settings.push_dlq_url, "push_dlq_url")),
         events=settings.push_events,
         history_length=settings.max_history_length,
+        payloads=push_payloads(),
     )
 
 

@@ -4,6 +4,7 @@ import pytest
 
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.types import PushNotificationAuthenticationInfo, PushNotificationConfig
+from a2a_core.types.push import PUSH_V0, PUSH_V1
 
 pytestmark = pytest.mark.anyio
 
@@ -71,3 +72,21 @@ async def test_tasks_are_kept_apart(push_store: PushConfigStore) -> None:
     assert await push_store.list("t1") == [mine]
     assert await push_store.get("t2", "same") is None
     assert theirs.id == "same"
+
+
+async def test_the_generation_that_created_a_config_is_kept_and_a_replacement_takes_its_own(
+    push_store: PushConfigStore,
+) -> None:
+    stored = await push_store.put("t1", config(id="c1").created_through(PUSH_V1))
+    assert stored.protocol_version == PUSH_V1
+    assert [c.protocol_version for c in await push_store.list("t1")] == [PUSH_V1]
+    got = await push_store.get("t1", "c1")
+    assert got is not None
+    assert got.protocol_version == PUSH_V1
+    assert got == stored
+
+    await push_store.put("t1", config(id="c1"))  # set again through 0.x
+    again = await push_store.get("t1")
+    assert again is not None
+    assert again.protocol_version == PUSH_V0
+    assert (await push_store.put("t1", config(id="c2"))).protocol_version == PUSH_V0

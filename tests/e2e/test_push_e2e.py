@@ -1,6 +1,8 @@
 """Push notifications end to end: `a2a-serverless dev` (moto, its table stream, the push handler)
 POSTs to a receiver on 127.0.0.1, which verifies each one with the shipped verifier against the
-server's live ``/.well-known/jwks.json``."""
+server's live ``/.well-known/jwks.json``. Configs come from raw 0.x JSON-RPC and from an
+unmodified a2a-sdk 1.3 client (in-process) over 1.0 JSON-RPC, 1.0 REST and its 0.3 transport;
+each gets its generation's payload (the Task for 0.x, a StreamResponse for 1.0)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,24 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import httpx
 import pytest
+from a2a.client import BaseClient
+from a2a.types import (
+    AuthenticationInfo,
+    GetTaskRequest,
+    SendMessageConfiguration,
+    SendMessageRequest,
+    StreamResponse,
+    Task,
+    TaskPushNotificationConfig,
+    TaskState,
+)
+from google.protobuf import json_format
 
 from a2a_core.push.verify import RemoteJwks, verify_notification
+from clients import sdk13
 from push_receiver import Receiver, closed_port, receiving
 
 pytestmark = pytest.mark.e2e
@@ -182,3 +198,102 @@ def test_the_dev_server_refuses_a_private_webhook_at_set(server: str) -> None:
     reply = httpx.post(server, json=body, timeout=10.0).json()
     assert reply["error"]["code"] == -32602
     assert "link-local" in reply["error"]["message"]
+
+
+# --- each generation's payload, to configs an unmodified a2a-sdk 1.3 client created ---------------
+
+
+def verified_at(receiver: Receiver, request: Any, server: str, path: str, **options: Any) -> dict[str, Any]:
+    headers = request.headers
+    if "X-A2A-Signature" in headers:  # Authorization carries the config's credentials
+        headers = {k: v for k, v in headers.items() if k.lower() != "authorization"}
+    return verify_notification(
+        headers,
+        request.body,
+        jwks=RemoteJwks(f"{server}.well-known/jwks.json"),
+        audience=receiver.url(path),
+        issuer=server,
+        **options,
+    )
+
+
+async def arrived(receiver: Receiver, count: int) -> list[Any]:
+    return await anyio.to_thread.run_sync(lambda: receiver.wait_for(count, timeout=15))
+
+
+def sdk_send(text: str, *, task_id: str | None = None, push: TaskPushNotificationConfig | None = None) -> Any:
+    configuration = SendMessageConfiguration(return_immediately=True, task_push_notification_config=push)
+    return SendMessageRequest(message=sdk13.user_message(text, task_id=task_id), configuration=configuration)
+
+
+async def sdk_turn(client: BaseClient, request: SendMessageRequest) -> Task:
+    [reply] = await sdk13.collect(client.send_message(request))
+    assert reply.HasField("task"), reply
+    return reply.task
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("binding", [sdk13.JSONRPC, sdk13.REST], ids=["jsonrpc", "rest"])
+async def test_configs_an_a2a_sdk_1_3_client_creates_get_signed_stream_responses(
+    server: str, binding: str
+) -> None:
+    with receiving() as receiver:
+        async with sdk13.connect(server, binding=binding) as client:
+            assert sdk13.transport_name(client) in ("JsonRpcTransport", "RestTransport")  # 1.0, not compat
+            sent = TaskPushNotificationConfig(url=receiver.url("/sent"), token="tok-1.0")
+            task = await sdk_turn(client, sdk_send("serverless push", push=sent))
+
+            [asked] = await arrived(receiver, 1)
+            claims = verified_at(receiver, asked, server, "/sent", expected_token="tok-1.0")
+            assert asked.headers["Content-Type"] == "application/a2a+json"
+            pushed = json_format.Parse(asked.body, StreamResponse())  # a2a-sdk's strict parser
+            assert pushed.WhichOneof("payload") == "task"
+            assert (pushed.task.id, claims["taskId"]) == (task.id, task.id)
+            assert pushed.task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+
+            later = TaskPushNotificationConfig(
+                task_id=task.id,
+                id="later",
+                url=receiver.url("/later"),
+                authentication=AuthenticationInfo(scheme="Bearer", credentials="c0ffee"),
+            )
+            await client.create_task_push_notification_config(later)
+            await sdk_turn(client, sdk_send("engineers", task_id=task.id))
+
+            done = {r.path: r for r in (await arrived(receiver, 3))[1:]}
+            final = await client.get_task(GetTaskRequest(id=task.id))
+        assert done["/later"].headers["Authorization"] == "Bearer c0ffee"
+        for path, request in done.items():
+            claims = verified_at(receiver, request, server, path)
+            assert request.headers["X-A2A-Notification-Id"] == claims["jti"]
+            pushed = json_format.Parse(request.body, StreamResponse())
+            assert pushed.task == final
+            assert pushed.task.status.state == TaskState.TASK_STATE_COMPLETED
+        assert done["/sent"].body == done["/later"].body
+        assert len(receiver.requests) == 3  # turn ends only
+
+
+@pytest.mark.anyio
+async def test_configs_created_through_0_3_still_get_the_task(server: str) -> None:
+    with receiving() as receiver:
+        async with sdk13.connect(server, version="0.3") as client:
+            assert sdk13.transport_name(client) == "CompatJsonRpcTransport"
+            sent = TaskPushNotificationConfig(url=receiver.url("/sent"), token="tok-0.3")
+            task = await sdk_turn(client, sdk_send("legacy push", push=sent))
+            await arrived(receiver, 1)
+            later = TaskPushNotificationConfig(task_id=task.id, id="later", url=receiver.url("/later"))
+            await client.create_task_push_notification_config(later)
+            await sdk_turn(client, sdk_send("operators", task_id=task.id))
+            requests = await arrived(receiver, 3)
+        final = rpc(server, "tasks/get", {"id": task.id})["result"]
+        for request in requests:
+            verified_at(receiver, request, server, request.path)
+            assert request.headers["Content-Type"] == "application/json"
+            pushed = json.loads(request.body)
+            assert (pushed["kind"], pushed["id"]) == ("task", task.id)
+        assert [json.loads(r.body)["status"]["state"] for r in requests] == [
+            "input-required",
+            "completed",
+            "completed",
+        ]
+        assert json.loads(requests[2].body) == final

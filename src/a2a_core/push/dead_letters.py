@@ -3,8 +3,9 @@ lives with the other AWS adapters, in ``aws/``).
 
 A dead letter holds what a replay needs: the task, the config (by id: its token and credentials
 are read from the config store at replay time, never copied into a queue), the event id a
-receiver deduplicates on, and the body that was sent. A body too large for SQS is left out;
-`PushNotifier.replay` rebuilds it from the task log, which yields the same bytes.
+receiver deduplicates on, and the body that was sent with the protocol version it was encoded for
+(the config's). A body too large for SQS is left out; `PushNotifier.replay` rebuilds it from the
+task log, which yields the same bytes.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from abc import ABC, abstractmethod
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
+
+from a2a_core.types.push import PUSH_V0
 
 
 class PushDeadLetter(BaseModel):
@@ -30,6 +33,8 @@ class PushDeadLetter(BaseModel):
     attempts: int
     failed_at: float
     body: str | None = None  # the exact body sent (UTF-8 JSON); None when too large to keep
+    # The config's protocol version the body was encoded for (letters kept before it was: 0.x).
+    protocol_version: str = PUSH_V0
 
 
 class PushDeadLetters(ABC):

@@ -1,6 +1,6 @@
 """POST one notification to one webhook: headers, signature, URL re-check, bounded retries.
 
-What is sent: the body (the caller's bytes, JSON) with ``Content-Type: application/json``,
+What is sent: the body (the caller's bytes, JSON) with its ``Content-Type``,
 ``X-A2A-Notification-Id: <taskId>:<seq>`` (the same on every retry: receivers drop duplicates
 by it), ``X-A2A-Notification-Token`` when the config has a token, ``Authorization`` from the
 config's ``authentication`` (``Bearer`` or ``Basic`` with its ``credentials``), and the agent's

@@ -39,7 +39,11 @@ def authorization(config: PushNotificationConfig) -> str | None:
 
 
 def headers_for(notification: Notification, config: PushNotificationConfig, jwt: str) -> dict[str, str]:
-    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT, ID_HEADER: notification.event_id}
+    headers = {
+        "Content-Type": notification.content_type,
+        "User-Agent": USER_AGENT,
+        ID_HEADER: notification.event_id,
+    }
     if config.token:
         headers[TOKEN_HEADER] = config.token
     credentials = authorization(config)

@@ -10,6 +10,7 @@ class Notification:
     task_id: str
     seq: int  # the sequence number of the event in the task log (its SSE event id too)
     body: bytes
+    content_type: str = "application/json"  # the body's, as its payload gives it
 
     @property
     def event_id(self) -> str:

@@ -3,11 +3,12 @@
 By default a commit that leaves its task in input-required, auth-required or a terminal state
 (completed, canceled, failed, rejected) is notified: the moments a disconnected client must act
 or can collect the result. With ``events="all"`` every commit holding a status or artifact
-event is. The body is the Task as ``tasks/get`` (without historyLength) would have returned it
-right after that commit: a receiver needs no follow-up call, and a retry or a replay of the same
-event sends the same bytes. A commit yields at most one notification; its
-event id is ``<taskId>:<seq>`` with ``seq`` the commit's last notified event, which is also that
-event's SSE id in ``message/stream``.
+event is. The body is the task right after that commit (as ``tasks/get`` without historyLength
+would have returned it) in the payload of the generation that created the config
+(`a2a_core.push.payloads`: the Task for 0.x configs, a StreamResponse for 1.0 ones): a receiver
+needs no follow-up call, and a retry or a replay of the same event sends the same bytes. A commit
+yields at most one notification per config; its event id is ``<taskId>:<seq>`` with ``seq`` the
+commit's last notified event, which is also that event's SSE id in ``message/stream``.
 
 All configs of a task are delivered concurrently, each with its own retry budget, so one slow
 webhook never delays another. A delivery that fails for good becomes a dead letter; only when a
@@ -34,7 +35,8 @@ from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
 from a2a_core.push.notification import Notification
-from a2a_core.types import PushNotificationConfig, TaskState
+from a2a_core.push.payloads import PushPayloads
+from a2a_core.types import PushNotificationConfig, Task, TaskState
 
 logger = logging.getLogger(__name__)
 
@@ -63,17 +65,19 @@ class PushNotifier:
         *,
         events: PushEvents = "status",
         history_length: int | None = None,
+        payloads: PushPayloads | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """``ledger`` reads tasks (it may be read-only: ``repair_snapshots=False``);
         ``history_length``: the cap ``tasks/get`` applies to history when none is asked for (None:
-        the ledger's)."""
+        the ledger's); ``payloads``: each protocol generation's body (None: the 0.x Task only)."""
         self.ledger = ledger
         self.push_store = push_store
         self.sender = sender
         self.dead_letters = dead_letters
         self.events = events
         self.history_length = history_length
+        self.payloads = payloads or PushPayloads()
         self._clock = clock
 
     @property
@@ -99,37 +103,51 @@ class PushNotifier:
         seq = self._notified_seq(view.head)
         if seq is None:
             return []
-        notification = Notification(ref.task_id, seq, _body(view))
-        return await self.deliver(notification, configs, deadline=deadline)
+        return await self.deliver(view.task, seq, configs, deadline=deadline)
 
     async def deliver(
         self,
-        notification: Notification,
+        task: Task,
+        seq: int,
         configs: list[PushNotificationConfig],
         *,
         deadline: float | None = None,
     ) -> list[DeliveryResult]:
-        results = await asyncio.gather(
-            *(self._deliver_one(notification, config, deadline) for config in configs), return_exceptions=True
-        )
+        """Notify each config about ``task`` as of event ``seq``, in its generation's payload
+        (each payload is encoded once, however many configs share it)."""
+        notifications: dict[str, Notification] = {}
+        for config in configs:
+            version = config.protocol_version
+            if version not in notifications:
+                notifications[version] = self._notification(task, seq, version)
+        deliveries = (self._deliver_one(notifications[c.protocol_version], c, deadline) for c in configs)
+        results = await asyncio.gather(*deliveries, return_exceptions=True)
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
             raise errors[0]
         return [r for r in results if isinstance(r, DeliveryResult)]
 
     async def replay(self, letter: PushDeadLetter) -> DeliveryResult | None:
-        """Deliver a dead letter again to its config as it is now; None if the config is gone."""
+        """Deliver a dead letter again to its config as it is now; None if the config or the
+        task is gone. The kept body is sent again unless the config has since been replaced
+        through another protocol generation: then it is rebuilt, in that generation's payload."""
         config = await self.push_store.get(letter.task_id, letter.config_id)
         if config is None:
             return None
-        if letter.body is not None:
-            body = letter.body.encode()
+        version = config.protocol_version
+        if letter.body is not None and letter.protocol_version == version:
+            content_type = self.payloads.for_version(version).content_type
+            notification = Notification(letter.task_id, letter.seq, letter.body.encode(), content_type)
         else:
             view = await self._view(letter.task_id, letter.seq)
             if view is None:
                 return None
-            body = _body(view)
-        return (await self.deliver(Notification(letter.task_id, letter.seq, body), [config]))[0]
+            notification = self._notification(view.task, letter.seq, version)
+        return await self._deliver_one(notification, config, None)
+
+    def _notification(self, task: Task, seq: int, protocol_version: str) -> Notification:
+        payload = self.payloads.for_version(protocol_version)
+        return Notification(task.id, seq, payload.encode(task), payload.content_type)
 
     async def _view(self, task_id: str, through: int) -> TaskView | None:
         """The task right after its commit starting at or before ``through``; None if gone."""
@@ -162,6 +180,7 @@ class PushNotifier:
                 attempts=result.attempts,
                 failed_at=self._clock(),
                 body=notification.body.decode(),
+                protocol_version=config.protocol_version,
             )
         )
         self.metrics.count(FAILED)
@@ -177,7 +196,3 @@ class PushNotifier:
             e.seq for e in commit.events if isinstance(e, StatusChanged) and e.status.state in NOTIFIED_STATES
         ]
         return seqs[-1] if seqs else None
-
-
-def _body(view: TaskView) -> bytes:
-    return view.task.model_dump_json(by_alias=True, exclude_none=True).encode()

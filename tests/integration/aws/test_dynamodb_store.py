@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import os
 import threading
 import time
@@ -43,6 +44,7 @@ from a2a_core.types import (
     TaskState,
     TextPart,
 )
+from a2a_core.types.push import PUSH_V0, PUSH_V1
 from support import user_message
 
 DAY = 24 * 3600
@@ -295,6 +297,30 @@ async def test_push_configs_in_the_task_partition_are_not_log_entries(
     assert await store.head("t1") == claim
     assert await store.read("t1", after_seq=claim.first_seq - 1) == [claim]
     assert len(await store.read("t1")) == 2
+
+
+@pytest.mark.anyio
+async def test_a_push_configs_generation_is_an_attribute_beside_its_json_and_old_items_read_as_0_x(
+    local_aws: LocalAws, aws_resources: ResourceNames
+) -> None:
+    client = local_aws.clients.dynamodb
+    pushes = DynamoDBPushConfigStore(client, aws_resources.table, retention_seconds=DAY)
+    await pushes.put(
+        "t1", PushNotificationConfig(url="https://hooks.example.com/", id="new").created_through(PUSH_V1)
+    )
+    key = {TABLE.partition_key: {"S": "TASK#t1"}, TABLE.sort_key: {"S": "PUSH#new"}}
+    item = client.get_item(TableName=aws_resources.table, Key=key)["Item"]
+    assert item["protocol_version"] == {"S": PUSH_V1}
+    assert set(json.loads(item["config"]["S"])) == {"url", "id", "token", "authentication"}  # no marker
+
+    # An item written before the generation was kept: the config JSON alone.
+    old_key = {**key, TABLE.sort_key: {"S": "PUSH#old"}}
+    old = {"config": {"S": '{"url":"https://hooks.example.com/old","id":"old"}'}, "created_at": {"N": "1"}}
+    client.put_item(TableName=aws_resources.table, Item={**old_key, **old})
+    got = await pushes.get("t1", "old")
+    assert got is not None
+    assert got.protocol_version == PUSH_V0
+    assert [c.protocol_version for c in await pushes.list("t1")] == [PUSH_V0, PUSH_V1]
 
 
 @pytest.mark.anyio

@@ -35,11 +35,13 @@ from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
+from a2a_core.push.notifier import PushNotifier
 from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
 from a2a_core.types import PushNotificationConfig, TaskState
+from a2a_core.types.push import PUSH_V0, PUSH_V1
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
 from push_receiver import Receiver, closed_port, receiving
 
@@ -82,13 +84,16 @@ class PushDeployment(Deployment):
             push_store=build_push_store(settings, self.aws.clients),
         )
 
-    def push_handler(self, signer: Signer | None = None, **env: str) -> Any:
-        """The push handler with loopback webhooks allowed (the receivers listen on 127.0.0.1)."""
+    def notifier(self, signer: Signer | None = None, **env: str) -> PushNotifier:
+        """The push function's notifier with loopback webhooks allowed (the receivers listen on
+        127.0.0.1)."""
         settings = Settings.from_env(self.env(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true", **env))
-        notifier = build_push_notifier(
+        return build_push_notifier(
             settings, self.aws.clients, signer=signer or KmsSigner(self.kms, self.key_id)
         )
-        return push_stream_handler(notifier)
+
+    def push_handler(self, signer: Signer | None = None, **env: str) -> Any:
+        return push_stream_handler(self.notifier(signer, **env))
 
     def new_records(self) -> list[RecordTypeDef]:
         """Stream records written since the last call (the first call reads from the start)."""
@@ -205,6 +210,79 @@ def test_a_completed_task_is_pushed_signed_by_kms_and_verifies_against_the_api_j
         == claims["jti"]
         == f"{task_id}:{deployment.head(task_id).last_seq}"
     )
+
+
+def rpc_v1(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
+    async def call() -> Any:
+        transport = httpx.ASGITransport(app=create_app(app_service))
+        async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
+            body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+            reply = (await client.post("/", json=body, headers={"A2A-Version": "1.0"})).json()
+            assert "error" not in reply, reply
+            return reply["result"]
+
+    return asyncio.run(call())
+
+
+def test_each_config_is_pushed_and_dead_lettered_in_its_generations_payload_and_replays_from_sqs(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    """A 0.x and a 1.0 config on one task, each with a twin whose receiver is down: the KMS-signed
+    POSTs carry the Task and a StreamResponse; the dead letters read back from the push DLQ keep
+    their generation and, once the receivers are back, replay the very bytes that were signed."""
+    api = deployment.api(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true")
+    down = f"http://127.0.0.1:{closed_port()}/hook"
+    task_id = send(api, receiver.url("/v0"), id="v0")
+    v0_down = {"url": down, "id": "v0-down"}
+    rpc(api, "tasks/pushNotificationConfig/set", {"taskId": task_id, "pushNotificationConfig": v0_down})
+    for config_id, url in (("v1", receiver.url("/v1")), ("v1-down", down)):
+        rpc_v1(api, "CreateTaskPushNotificationConfig", {"taskId": task_id, "id": config_id, "url": url})
+    deployment.run_worker()
+
+    handler = deployment.push_handler(A2A_PUSH_MAX_ATTEMPTS="1")
+    assert handler(deployment.event(deployment.new_records()), lambda_context("a2a-push")) == {
+        "batchItemFailures": []
+    }
+
+    jwks = rpc(api, "GET", {"path": "/.well-known/jwks.json"})
+    posted = {r.path: r for r in receiver.wait_for(2)}
+    for path, request in posted.items():
+        verify_notification(
+            request.headers, request.body, jwks=jwks, audience=receiver.url(path), issuer=ISSUER
+        )
+    assert json.loads(posted["/v0"].body) == rpc(api, "tasks/get", {"id": task_id})["result"]
+    assert json.loads(posted["/v1"].body) == {"task": rpc_v1(api, "GetTask", {"id": task_id})}
+    assert posted["/v1"].headers["Content-Type"] == "application/a2a+json"
+
+    letters = {letter.config_id: letter for letter in deployment.dead_letters()}
+    assert {c: letter.protocol_version for c, letter in letters.items()} == {
+        "v0-down": PUSH_V0,
+        "v1-down": PUSH_V1,
+    }
+    assert letters["v0-down"].body == posted["/v0"].body.decode()
+    assert letters["v1-down"].body == posted["/v1"].body.decode()
+
+    # The receivers are back, each config set again through its own generation.
+    v0_back = {**v0_down, "url": receiver.url("/v0-back")}
+    rpc(api, "tasks/pushNotificationConfig/set", {"taskId": task_id, "pushNotificationConfig": v0_back})
+    rpc_v1(
+        api,
+        "CreateTaskPushNotificationConfig",
+        {"taskId": task_id, "id": "v1-down", "url": receiver.url("/v1-back")},
+    )
+    notifier = deployment.notifier()
+    for letter in letters.values():
+        replayed = asyncio.run(notifier.replay(letter))
+        assert replayed is not None
+        assert replayed.delivered
+    back = {r.path: r for r in receiver.wait_for(4)[2:]}
+    for path, twin in (("/v0-back", "/v0"), ("/v1-back", "/v1")):
+        assert back[path].body == posted[twin].body
+        assert back[path].headers["Content-Type"] == posted[twin].headers["Content-Type"]
+        assert back[path].headers["X-A2A-Notification-Id"] == posted[twin].headers["X-A2A-Notification-Id"]
+        verify_notification(
+            back[path].headers, back[path].body, jwks=jwks, audience=receiver.url(path), issuer=ISSUER
+        )
 
 
 def test_a_receiver_that_is_down_leaves_a_push_dlq_record_and_the_record_succeeds(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from collections.abc import Callable
 from datetime import UTC
@@ -37,6 +38,7 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from a2a_core.types.push import PUSH_V1
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -247,7 +249,9 @@ def test_stream_events_round_trip(event: Any) -> None:
 @given(push_configs)
 def test_push_configs_round_trip(config: TaskPushConfig) -> None:
     wire = over_the_wire(push_codec.push_config_to_v1(config), wp.TaskPushNotificationConfig)
-    assert push_codec.push_config_from_v1(wire) == config
+    decoded = push_codec.push_config_from_v1(wire)
+    assert decoded.config.protocol_version == PUSH_V1  # created through 1.0: 1.0 payloads
+    assert decoded == dataclasses.replace(config, config=config.config.created_through(PUSH_V1))
     assert dump(push_codec.push_config_to_v1(push_codec.push_config_from_v1(wire))) == dump(wire)
 
 

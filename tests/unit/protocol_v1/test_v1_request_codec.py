@@ -40,6 +40,7 @@ from a2a_core.types import (
     TaskStatus,
     TextPart,
 )
+from a2a_core.types.push import PUSH_V1
 
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}], "taskId": "t1"}
 DOMAIN_MESSAGE = Message(message_id="m1", role=Role.user, parts=[TextPart(text="hi")], task_id="t1")
@@ -87,7 +88,7 @@ def test_send_message_decodes_every_field() -> None:
             url="https://hooks.example.com/a",
             token="tok",
             authentication=PushNotificationAuthenticationInfo(schemes=["Bearer"], credentials="c"),
-        ),
+        ).created_through(PUSH_V1),
         metadata={"k": "v"},
         tenant="acme",
     )
@@ -138,7 +139,9 @@ def test_push_config_operations_decode() -> None:
     create = decode_params(
         "CreateTaskPushNotificationConfig", {"taskId": "t1", "id": "c1", "url": "https://h/x", "tenant": "a"}
     )
-    assert create == TaskPushConfig("t1", PushNotificationConfig(url="https://h/x", id="c1"), tenant="a")
+    expected = PushNotificationConfig(url="https://h/x", id="c1").created_through(PUSH_V1)
+    assert create == TaskPushConfig("t1", expected, tenant="a")
+    assert create.config.protocol_version == PUSH_V1
     ref = {"taskId": "t1", "id": "c1"}
     assert decode_params("GetTaskPushNotificationConfig", ref) == PushConfigRef("t1", "c1")
     assert decode_params("DeleteTaskPushNotificationConfig", ref) == PushConfigRef("t1", "c1")

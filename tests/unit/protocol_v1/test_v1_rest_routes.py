@@ -19,6 +19,7 @@ from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
 from a2a_core.protocol.v1.request_codec import OPERATIONS, decode_params
 from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
 from a2a_core.types import PushNotificationConfig, TaskState
+from a2a_core.types.push import PUSH_V1
 
 # The proto's google.api.http bindings (method, path), plus the spec table's POST :subscribe.
 PROTO_BINDINGS = {
@@ -119,7 +120,9 @@ def test_post_binds_the_body_and_the_path() -> None:
     call = resolve("POST", "/acme/tasks/t1/pushNotificationConfigs", [("pageSize", "3")], body)
     assert call.params == {"url": "https://hooks.example.com/x", "id": "c1", "tenant": "acme", "taskId": "t1"}
     assert decode_params(call.operation, call.params) == TaskPushConfig(
-        "t1", PushNotificationConfig(url="https://hooks.example.com/x", id="c1"), tenant="acme"
+        "t1",
+        PushNotificationConfig(url="https://hooks.example.com/x", id="c1").created_through(PUSH_V1),
+        tenant="acme",
     )
 
 

@@ -1,7 +1,9 @@
 """`PushConfigStore` on DynamoDB: one item per config, in its task's partition.
 
 Items are keyed ``TASK#<task_id>`` / ``PUSH#<config_id>`` and hold ``config`` (the config's JSON),
-``created_at`` (when the id was first stored: it orders the list) and the TTL attribute.
+``protocol_version`` (the generation that created it; items stored before it was kept have none
+and read as `PUSH_V0`), ``created_at`` (when the id was first stored: it orders the list) and the
+TTL attribute.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from a2a_core.aws.dynamodb.keys import task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.types import PushNotificationConfig
+from a2a_core.types.push import PUSH_V0
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 CONFIG = "config"
+PROTOCOL_VERSION = "protocol_version"
 # Shares its name (and so its N type) with the context index's sort key; push items carry no
 # context_id, so the sparse index never holds them.
 CREATED_AT = "created_at"
@@ -52,10 +56,19 @@ class DynamoDBPushConfigStore(PushConfigStore):
             self._client.update_item,
             TableName=self._table,
             Key=self._key(task_id, stored.id),
-            UpdateExpression="SET #config = :config, #created = if_not_exists(#created, :now), #ttl = :ttl",
-            ExpressionAttributeNames={"#config": CONFIG, "#created": CREATED_AT, "#ttl": TABLE.ttl_attribute},
+            UpdateExpression=(
+                "SET #config = :config, #protocol = :protocol, #created = if_not_exists(#created, :now), "
+                "#ttl = :ttl"
+            ),
+            ExpressionAttributeNames={
+                "#config": CONFIG,
+                "#protocol": PROTOCOL_VERSION,
+                "#created": CREATED_AT,
+                "#ttl": TABLE.ttl_attribute,
+            },
             ExpressionAttributeValues={
                 ":config": {"S": stored.model_dump_json()},
+                ":protocol": {"S": stored.protocol_version},
                 ":now": {"N": f"{now:.6f}"},
                 ":ttl": {"N": str(int(now) + self._retention)},
             },
@@ -73,7 +86,7 @@ class DynamoDBPushConfigStore(PushConfigStore):
             ConsistentRead=True,
         )
         item = response.get("Item")
-        return None if item is None else PushNotificationConfig.model_validate_json(item[CONFIG]["S"])
+        return None if item is None else _config(item)
 
     async def list(self, task_id: str) -> list[PushNotificationConfig]:
         items = await query_all(
@@ -85,7 +98,7 @@ class DynamoDBPushConfigStore(PushConfigStore):
             ConsistentRead=True,
         )
         items.sort(key=_created)
-        return [PushNotificationConfig.model_validate_json(item[CONFIG]["S"]) for item in items]
+        return [_config(item) for item in items]
 
     async def delete(self, task_id: str, config_id: str) -> None:
         await aws_call(self._client.delete_item, TableName=self._table, Key=self._key(task_id, config_id))
@@ -96,6 +109,11 @@ class DynamoDBPushConfigStore(PushConfigStore):
             TABLE.partition_key: {"S": task_key(task_id)},
             TABLE.sort_key: {"S": f"{_PUSH_PREFIX}{config_id}"},
         }
+
+
+def _config(item: Item) -> PushNotificationConfig:
+    protocol_version = str(item[PROTOCOL_VERSION]["S"]) if PROTOCOL_VERSION in item else PUSH_V0
+    return PushNotificationConfig.model_validate_json(item[CONFIG]["S"]).created_through(protocol_version)
 
 
 def _created(item: Item) -> tuple[float, str]:

@@ -6,6 +6,7 @@ The wire models follow ProtoJSON for ``lf.a2a.v1`` (``a2a-1.0.1.proto`` is norma
 - ``parts``, ``tasks``, ``push``, ``params``, ``security``, ``card``: the messages
 - ``codec``, ``push_codec``: domain <-> wire objects; ``request_codec``: wire requests ->
   `a2a_core.core.requests` and the neutral pages -> list responses
+- ``push_payload``: the body of a push notification to a config created through 1.0
 - ``errors``: each `A2AError` -> JSON-RPC code, google.rpc reason, gRPC status, HTTP status
 - ``card_builder`` / ``card_signing``: the 1.0 agent card (0.3 fields merged in) and its JWS
 - ``rest_routes``: the HTTP+JSON binding's routes as data

@@ -5,6 +5,7 @@ from __future__ import annotations
 from a2a_core.core.requests import TaskPushConfig
 from a2a_core.protocol.v1 import push as wp
 from a2a_core.types import PushNotificationAuthenticationInfo, PushNotificationConfig
+from a2a_core.types.push import PUSH_V1
 
 
 def push_config_to_v1(config: TaskPushConfig, *, tenant: str | None = None) -> wp.TaskPushNotificationConfig:
@@ -28,9 +29,10 @@ def push_config_to_v1(config: TaskPushConfig, *, tenant: str | None = None) -> w
 
 
 def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> PushNotificationConfig:
-    """The webhook part of a 1.0 config (its ``taskId``/``tenant`` are the caller's business)."""
+    """The webhook part of a 1.0 config (its ``taskId``/``tenant`` are the caller's business),
+    recorded as created through 1.0: its webhook gets 1.0 payloads."""
     auth = config.authentication
-    return PushNotificationConfig(
+    webhook = PushNotificationConfig(
         url=config.url,
         id=config.id,
         token=config.token,
@@ -40,6 +42,7 @@ def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> P
             else None
         ),
     )
+    return webhook.created_through(PUSH_V1)
 
 
 def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushConfig:

@@ -1,0 +1,22 @@
+"""The 1.0 push notification payload: a StreamResponse (spec 1.0.1, 4.3.3), the JSON the HTTP+JSON
+binding streams, sent as ``application/a2a+json``.
+
+It always carries the whole ``task``, as of the notified commit: the receiver needs no follow-up
+call, and, since every notification is the task's full state under an increasing event id, a
+receiver that meets them out of order (a retry, a dead-letter replay) keeps the newest without
+reassembling deltas, which ``statusUpdate``/``artifactUpdate`` would ask of it.
+"""
+
+from __future__ import annotations
+
+from a2a_core.protocol.v1._proto import dump_json
+from a2a_core.protocol.v1.codec import event_to_v1
+from a2a_core.push.payloads import PushPayload
+from a2a_core.types import Task
+
+
+class StreamResponsePayload(PushPayload):
+    content_type = "application/a2a+json"
+
+    def encode(self, task: Task) -> bytes:
+        return dump_json(event_to_v1(task))
