@@ -79,6 +79,10 @@ class Settings(BaseModel):
     # Lifetime of a notification's JWT (receivers also bound its age).
     push_token_ttl_seconds: int = Field(default=300, ge=30, le=3600)
     streaming_enabled: bool = True
+    # Also read fasta2a 2.x's message/send and message/stream: 0.3 method names with 1.0-shaped
+    # messages (parts without `kind`, which the 0.3 schema refuses), answered as fasta2a reads
+    # them (a2a_core.protocol.v0.fasta2a). Off: such a message is -32602, as 0.3 says.
+    fasta2a_compat: bool = False
     # Incremental streams (uvicorn, Lambda response streaming) send a comment this often while
     # the agent is quiet, so proxies keep the connection open.
     stream_keepalive_seconds: float = Field(default=15.0, gt=0)

@@ -1,12 +1,14 @@
 """fasta2a 2.1.1's client (``.venv-clients/fasta2a``): `fasta2a.client.A2AClient`.
 
 What it speaks: the 0.3 JSON-RPC method names (``message/send``, ``message/stream``,
-``tasks/get``) with 1.0-shaped objects (parts without ``kind``), and no ``A2A-Version`` header.
-It has no cancel, resubscribe or push methods; `fetch_card=True` reads a 1.0 card
+``tasks/get``) with 1.0-shaped objects (parts without ``kind``) and 0.3's enum spellings, and no
+``A2A-Version`` header. It reads a send result and each stream event as 1.0 wrappers
+(``{"task": ...}``, ``{"status_update": ...}``), and ``tasks/get``'s result as a Task. It has
+no cancel, resubscribe or push methods; `fetch_card=True` reads a 1.0 card
 (``supportedInterfaces``). It returns JSON-RPC responses (dicts) rather than raising, and
-validates error messages against the spec's default texts.
+validates a ``tasks/get`` error against the spec's default text.
 
-Scenarios (ARGS_JSON keys): card; send (text, blocking=true, taskId, contextId); get (taskId);
+Scenarios (ARGS_JSON keys): card; send (text, blocking, taskId, contextId); get (taskId);
 stream (text, taskId, contextId).
 """
 
@@ -36,6 +38,25 @@ def result_of(response: Mapping[str, Any]) -> dict[str, Any]:
         raise ClientRPCError(response["error"]["code"], response["error"]["message"])
     result: dict[str, Any] = response["result"]
     return result
+
+
+# The members of a 1.0 SendMessageResponse / StreamResponse, as fasta2a names them, and the kind of
+# the object each holds.
+WRAPPED = {
+    "task": "task",
+    "message": "message",
+    "status_update": "status-update",
+    "artifact_update": "artifact-update",
+}
+
+
+def unwrapped(result: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary of the one object a send result or stream event wraps."""
+    members = [(key, value) for key, value in result.items() if key in WRAPPED]
+    if len(members) != 1:
+        raise ValueError(f"not a SendMessageResponse or StreamResponse: {dict(result)}")
+    key, value = members[0]
+    return summary({**camel(value), "kind": WRAPPED[key]})
 
 
 def camel(value: Any) -> Any:
@@ -79,7 +100,7 @@ async def send(base_url: str, args: Args) -> AsyncIterator[Result]:
         client = A2AClient(base_url, http_client=http)
         configuration: Any = {"blocking": args.get("blocking", True)}
         response = await client.send_message(message(args), configuration=configuration)  # type: ignore[arg-type]
-        yield summary(camel(result_of(response)))
+        yield unwrapped(result_of(response))
 
 
 async def get(base_url: str, args: Args) -> AsyncIterator[Result]:
@@ -94,7 +115,7 @@ async def stream(base_url: str, args: Args) -> AsyncIterator[Result]:
         events = 0
         async for response in client.stream_message(message(args)):  # type: ignore[arg-type]
             events += 1
-            yield summary(camel(result_of(response)))
+            yield unwrapped(result_of(response))
         if not events:  # it reads only `data:` lines: a plain JSON error answer yields nothing
             yield error("NoEvents", "the stream carried no events")
 

@@ -117,8 +117,13 @@ def jwt_server(local_issuer: LocalIssuer, tmp_path_factory: pytest.TempPathFacto
 
 
 def serve_scripted() -> Iterator[str]:
-    """Our dev server on the default embedded AWS (moto), push on, running `agents.scripted`."""
-    yield from _serve(SCRIPTED_AGENT, "local", with_tests_on_path(A2A_PUSH_ENABLED="true"))
+    """Our dev server on the default embedded AWS (moto), push on, running `agents.scripted`.
+
+    It also reads fasta2a's dialect of the 0.3 methods (``A2A_FASTA2A_COMPAT``), so fasta2a's
+    client is in the matrix, and every other client shows that this changes nothing for them.
+    """
+    env = with_tests_on_path(A2A_PUSH_ENABLED="true", A2A_FASTA2A_COMPAT="true")
+    yield from _serve(SCRIPTED_AGENT, "local", env)
 
 
 def serve_reference() -> Iterator[str]:

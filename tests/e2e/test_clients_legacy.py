@@ -3,9 +3,10 @@
 The server runs `agents.scripted` with push on. The clients, unmodified:
 
 - a2a-sdk 0.3.26 and 0.2.16, each in its own environment, through `clients.drivers`;
-- fasta2a 2.1.1's client: it reads our tasks (``tasks/get``); its ``message/send`` and
-  ``message/stream`` send parts without ``kind`` (1.0 shapes under 0.3 method names), which a
-  0.3 server refuses, and its card reader wants a 1.0 card;
+- fasta2a 2.1.1's client: card, send (blocking and not), stream and get. Its ``message/send``
+  and ``message/stream`` send 1.0-shaped messages (parts without ``kind``) under the 0.3 method
+  names, which the server reads, and answers as fasta2a reads them, with ``A2A_FASTA2A_COMPAT``
+  on (`a2a_core.protocol.v0.fasta2a`); its ``tasks/get`` reads our 0.3 tasks;
 - a2a-sdk 1.3 in-process, through the 0.3 compatibility transport our 0.3 card selects;
 - @a2a-js/sdk 1.3 with its (opt-in) 0.3 compatibility layer.
 """
@@ -121,11 +122,50 @@ def test_a2a_sdk_03_resubscribe_replays_the_rest_of_the_turn(scripted_server: st
     assert_completed_turn(fold(events), text, 3)
 
 
-# --- fasta2a 2.1.1 -----------------------------------------------------------------------------
+# --- fasta2a 2.1.1 (the server runs with A2A_FASTA2A_COMPAT on) ------------------------------------
+
+
+def test_fasta2a_reads_the_card(scripted_server: str) -> None:
+    # fetch_card=True: it then calls the first interface's URL (JSON-RPC 1.0: the same endpoint).
+    card = FASTA2A.one(scripted_server, "card")
+    assert card["interfaces"][0] == {"url": scripted_server, "transport": "JSONRPC", "protocolVersion": "1.0"}
+    assert ("JSONRPC", "0.3") in {(i["transport"], i["protocolVersion"]) for i in card["interfaces"]}
+
+
+def test_fasta2a_blocking_send_then_get(scripted_server: str) -> None:
+    text = unique("chunks=2 delay=0 fasta2a blocking")
+    task = FASTA2A.one(scripted_server, "send", text=text)
+    assert_completed_turn(task, text, 2)
+    assert task["history"] == [{"role": "user", "text": text}, {"role": "agent", "text": f"done: {text}"}]
+    assert FASTA2A.one(scripted_server, "get", taskId=task["id"]) == task
+
+
+def test_fasta2a_non_blocking_send_then_get_until_done(scripted_server: str) -> None:
+    text = unique("pause=0.5 chunks=1 fasta2a non-blocking")
+    task = FASTA2A.one(scripted_server, "send", text=text, blocking=False)
+    assert task["state"] in ("submitted", "working"), task
+    deadline = time.monotonic() + POLL_SECONDS
+    while task["state"] != "completed" and time.monotonic() < deadline:
+        task = FASTA2A.one(scripted_server, "get", taskId=task["id"])
+    assert_completed_turn(task, text, 1)
+
+
+def test_fasta2a_stream_delivers_the_turn_in_order(scripted_server: str) -> None:
+    text = unique("chunks=3 delay=0 fasta2a streamed")
+    assert_stream(FASTA2A.run(scripted_server, "stream", text=text), text, 3, finals=False)
+
+
+def test_fasta2a_answers_the_agents_question(scripted_server: str) -> None:
+    waiting = FASTA2A.one(scripted_server, "send", text=unique("wait"))
+    assert (waiting["state"], waiting["text"]) == ("input-required", WAIT_QUESTION)
+    reply = unique("fasta2a reply")
+    ids = {"taskId": waiting["id"], "contextId": waiting["contextId"]}
+    done = FASTA2A.one(scripted_server, "send", text=reply, **ids)
+    assert (done["id"], done["state"], done["text"]) == (waiting["id"], "completed", f"done: {reply}")
 
 
 @pytest.mark.anyio
-async def test_fasta2a_reads_a_task(scripted_server: str) -> None:
+async def test_fasta2a_reads_a_task_another_client_made(scripted_server: str) -> None:
     text = unique("chunks=2 delay=0 for fasta2a")
     async with sdk13.connect(scripted_server) as client:
         sent = await sdk13.send(client, sdk13.user_message(text))
@@ -134,6 +174,14 @@ async def test_fasta2a_reads_a_task(scripted_server: str) -> None:
     assert (task["id"], task["contextId"]) == (sent.id, sent.context_id)
     assert_completed_turn(task, text, 2)
     assert task["history"] == [{"role": "user", "text": text}, {"role": "agent", "text": f"done: {text}"}]
+
+
+def test_fasta2a_cannot_read_our_task_not_found(scripted_server: str) -> None:
+    # A known client limitation (README "Clients tested"): its tasks/get accepts one error only,
+    # -32001 with exactly the schema's default text, and ours names the task.
+    failure = FASTA2A.one(scripted_server, "get", taskId="no-such-task")
+    assert failure["error"] == "ValidationError"
+    assert "Task not found" in failure["message"]
 
 
 # --- a2a-sdk 1.3 (in-process) through its 0.3 compatibility transport --------------------------

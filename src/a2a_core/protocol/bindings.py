@@ -97,7 +97,14 @@ def build_protocols(
 
     def v0() -> Binding:
         hint = "{} is an A2A 1.0 method: send the header A2A-Version: 1.0"
-        methods = v0_methods(engine, streams=streams, push=push, extended_card=extended)
+        methods = v0_methods(
+            engine,
+            streams=streams,
+            push=push,
+            extended_card=extended,
+            fasta2a_compat=settings.fasta2a_compat,
+            tenant=settings.tenant,
+        )
         return v0_binding(methods, {name: hint.format(name) for name in V1_OPERATIONS})
 
     @functools.cache

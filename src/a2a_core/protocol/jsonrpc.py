@@ -49,6 +49,11 @@ class Method:
     streaming: bool = False
     # 0.x methods take a params object; 1.0 reads absent params as {} (GetExtendedAgentCard).
     params_required: bool = False
+    # A stream item's result as JSON; None: the binding's `Binding.encode_event`.
+    encode_event: Callable[[BaseModel], bytes] | None = None
+    # The params' choice of another reading of this method (a client's dialect of the
+    # generation, read and answered its way), or None for this one.
+    dialect: Callable[[dict[str, Any]], Method | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -71,13 +76,15 @@ class StreamReply:
     request_id: RequestId
     items: AsyncIterator[StreamItem]
     binding: Binding
+    # The method's own event encoding (`Method.encode_event`); None: the binding's.
+    encode_event: Callable[[BaseModel], bytes] | None = None
 
     def encode(self, item: StreamItem) -> bytes:
         if item.error is not None:
             return self.binding.error_body(self.request_id, item.error)
         assert item.result is not None
         head = b'{"jsonrpc":"2.0","id":' + json.dumps(self.request_id).encode() + b',"result":'
-        return head + self.binding.encode_event(item.result) + b"}"
+        return head + (self.encode_event or self.binding.encode_event)(item.result) + b"}"
 
     def event(self, item: StreamItem) -> str | None:
         # 1.0 names error events (as a2a-sdk 1.3 does); 0.x streams never named events.
@@ -91,6 +98,8 @@ class Call:
     id: RequestId
     method: str
     request: Any
+    # What runs and answers it: the binding's entry for ``method``, or the dialect it chose.
+    target: Method
 
 
 class Dispatcher:
@@ -140,15 +149,17 @@ class Dispatcher:
                 error = InvalidParamsError(f'Field "params" is required for {envelope.method}')
                 raise RequestError(envelope.id, error)
             params = {}
+        if method.dialect is not None:
+            method = method.dialect(params) or method
         try:
-            return Call(envelope.id, envelope.method, method.decode(params))
+            return Call(envelope.id, envelope.method, method.decode(params), method)
         except ValidationError as error:
             raise RequestError(envelope.id, invalid_params(error, params)) from None
         except A2AError as error:
             raise RequestError(envelope.id, error) from None
 
     async def _run(self, binding: Binding, call: Call, caller: Caller) -> bytes | StreamReply:
-        method = binding.methods[call.method]
+        method = call.target
         try:
             result = await method.handler(call.request, caller)
         except A2AError as error:
@@ -157,7 +168,7 @@ class Dispatcher:
             logger.exception("internal error in %s", call.method)
             return binding.error_body(call.id, InternalError())
         if method.streaming:
-            return StreamReply(call.id, guarded(result, call.method), binding)
+            return StreamReply(call.id, guarded(result, call.method), binding, method.encode_event)
         try:
             encoded = method.encode(result)
         except Exception:

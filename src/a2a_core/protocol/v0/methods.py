@@ -6,6 +6,7 @@ requests; results are the domain model's own JSON (0.x tasks, messages and event
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
@@ -29,6 +30,7 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, error_body
+from a2a_core.protocol.v0 import fasta2a
 from a2a_core.protocol.v0.method_names import MethodName
 from a2a_core.protocol.v0.params import (
     DeleteTaskPushNotificationConfigParams,
@@ -139,16 +141,24 @@ def v0_methods(
     streams: TaskStreams | None,
     push: PushConfigService | None = None,
     extended_card: Callable[[Caller], Awaitable[bytes]] | None = None,
+    fasta2a_compat: bool = False,
+    tenant: str | None = None,
 ) -> dict[str, Method]:
     """The method table; ``streams`` None turns streaming off, ``push`` None push notifications
-    (the card says so too); ``extended_card`` serves 0.3's ``agent/getAuthenticatedExtendedCard``."""
+    (the card says so too); ``extended_card`` serves 0.3's ``agent/getAuthenticatedExtendedCard``.
+    ``fasta2a_compat``: message/send and message/stream also read (and answer) fasta2a's dialect, naming
+    ``tenant`` (the one served) or none, as 1.0 requests do (`a2a_core.protocol.v0.fasta2a`)."""
     send = _decoder(MessageSendParams, _send)
     ref = _decoder(TaskIdParams, _ref)
     return {
-        MethodName.message_send: _method(send, engine.send_message),
-        MethodName.message_stream: _method(send, streams.message_stream, streaming=True)
-        if streams
-        else _method(send, _streaming_disabled),
+        MethodName.message_send: _with_fasta2a(_method(send, engine.send_message), fasta2a_compat, tenant),
+        MethodName.message_stream: _with_fasta2a(
+            _method(send, streams.message_stream, streaming=True)
+            if streams
+            else _method(send, _streaming_disabled),
+            fasta2a_compat,
+            tenant,
+        ),
         MethodName.tasks_get: _method(_decoder(TaskQueryParams, _query), engine.get_task),
         MethodName.tasks_cancel: _method(ref, engine.cancel_task),
         MethodName.tasks_resubscribe: _method(ref, streams.resubscribe, streaming=True)
@@ -176,6 +186,12 @@ def v0_methods(
         # 0.3; it takes no params.
         MethodName.extended_card: Method(lambda params: None, _extended_card(extended_card), bytes),
     }
+
+
+def _with_fasta2a(method: Method, accepted: bool, tenant: str | None) -> Method:
+    # Accepted or not, fasta2a's message is told apart: refused, it is told how to call instead.
+    dialect = fasta2a.dialect(method, tenant=tenant) if accepted else fasta2a.refusal(method)
+    return dataclasses.replace(method, dialect=dialect)
 
 
 def _extended_card(card: Callable[[Caller], Awaitable[bytes]] | None) -> Callable[[Any, Caller], Any]:
