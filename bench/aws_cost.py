@@ -54,7 +54,7 @@ from a2a_core.aws.resources import TABLE  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
 from a2a_core.local.pollers import SqsPoller  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
-from warm_latency import FakeLambdaContext, http_event, rest_event  # noqa: E402
+from lambda_events import FakeLambdaContext, http_event, rest_event  # noqa: E402
 
 PRICES = {
     "apigw_rest_request": 3.50 / 1e6,

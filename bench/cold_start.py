@@ -13,7 +13,12 @@ and cold-started from its bundle alone, with the deployed settings, against moto
 the first request, next to a2a-sdk's import and first ``message/send``
 (`bench/function_cold_start.py`).
 
-    .venv/bin/python bench/cold_start.py [--runs 9] [--function-runs 7] [--json]
+Last, the cold start serving a 1.0 request (`bench/v1_cold_start.py`): import + build + the first
+JSON-RPC ``SendMessage`` or HTTP+JSON ``POST /message:send``, ours on the memory backend and as
+deployed (its bundle, against moto), a2a-sdk's, and the bare libraries' floor, with the ratio to
+a2a-sdk's (target <= 0.5x), and what our first 1.0 request imports (``-X importtime``).
+
+    .venv/bin/python bench/cold_start.py [--runs 9] [--function-runs 7] [--v1-runs 9] [--json]
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import function_cold_start  # noqa: E402
+import v1_cold_start  # noqa: E402
 
 TARGET_SECONDS = 0.30
 TARGET_RATIO = 0.5  # the API function's import + build against a2a-sdk's
@@ -233,7 +239,43 @@ def print_report(result: dict[str, Any]) -> None:
             ratio = api.median(f"import_{kind}") / sdk.median(f"import_{kind}")
             target = f"target <= {TARGET_RATIO:.2f}x {'PASS' if ratio <= TARGET_RATIO else 'MISS'}"
             print(f"API function / a2a-sdk, import + build ({kind}): {ratio:.2f}x ({target})")
+    print_v1(result)
     print(f"load average after measuring: {result['load_average_after']:.2f}")
+
+
+def print_v1(result: dict[str, Any]) -> None:
+    v1 = result["v1"]
+    if not v1:
+        return
+    runs = len(next(iter(v1.values())).samples)
+    print()
+    print(
+        f"cold start serving one request: import + build, then the first request (median of {runs} rounds);"
+    )
+    print(
+        "ours-deployed: the API function's bundle on moto; floor: Starlette + Mangum + pydantic, one route:"
+    )
+    print("\n".join(v1_cold_start.report(v1)))
+    imports = result["v1_request_imports"]
+    print(
+        f"our first 1.0 JSON-RPC request (memory backend), -X importtime (median of 3): "
+        f"{sum(s for s, _ in imports.values()) * 1000:.1f} ms of imports, top 10 self:"
+    )
+    for name, seconds in top(imports, 0):
+        print(f"  {seconds * 1000:>8.1f} ms  {name}")
+
+
+def deployed(
+    function_runs: int, v1_runs: int
+) -> tuple[dict[str, function_cold_start.FunctionSummary], dict[str, function_cold_start.FunctionSummary]]:
+    """The functions from their bundles against moto, then the cold starts serving a 1.0 request
+    (ours as deployed among them), in the same bundles and stage."""
+    if not function_runs and not v1_runs:
+        return {}, {}
+    with function_cold_start.world() as world:
+        functions = function_cold_start.measure(function_runs, world) if function_runs else {}
+        v1 = v1_cold_start.measure(v1_runs, world) if v1_runs else {}
+    return functions, v1
 
 
 def main() -> None:
@@ -241,6 +283,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per server (>= 7)")
     parser.add_argument(
         "--function-runs", type=int, default=7, help="rounds of the per-function cold starts (0: skip them)"
+    )
+    parser.add_argument(
+        "--v1-runs",
+        type=int,
+        default=9,
+        help="rounds of the cold starts serving a 1.0 request (0: skip them)",
     )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
     args = parser.parse_args()
@@ -251,7 +299,8 @@ def main() -> None:
     load_average = os.getloadavg()[0]
     summaries = measure(args.runs)
     costs = import_costs("ours-aws")  # the deployed configuration: where the time goes
-    functions = function_cold_start.measure(args.function_runs) if args.function_runs else {}
+    functions, v1 = deployed(args.function_runs, args.v1_runs)
+    v1_imports = v1_cold_start.request_imports() if args.v1_runs else {}
     ours, sdk = summaries["ours"], summaries["a2a-sdk"]
     result: dict[str, Any] = {
         "compile_seconds": compile_seconds,
@@ -263,6 +312,8 @@ def main() -> None:
         "by_package": by_package(costs),
         "load_average": load_average,
         "functions": functions,
+        "v1": v1,
+        "v1_request_imports": v1_imports,
         "load_average_after": os.getloadavg()[0],
     }
     if args.json:
@@ -283,6 +334,11 @@ def main() -> None:
             "importtime_top_self_seconds": dict(result["top_self"]),
             "importtime_self_by_package_seconds": dict(result["by_package"]),
             "functions_as_deployed": {name: summary.as_json() for name, summary in functions.items()},
+            "v1_request": {
+                name: summary.as_json() | {"ratio_to_sdk_wall_cpu": v1_cold_start.ratios(v1, name)}
+                for name, summary in v1.items()
+            },
+            "v1_request_imports_seconds": {name: self for name, (self, _) in v1_imports.items()},
             "load_average_after": result["load_average_after"],
         }
         print(json.dumps(payload, indent=2))

@@ -138,28 +138,43 @@ def measure_sdk() -> Sample:
     )
 
 
-def measure(runs: int) -> dict[str, FunctionSummary]:
-    """``runs`` rounds (after one discarded round), the functions and a2a-sdk interleaved."""
-    samples: dict[str, list[Sample]] = {v.function: [] for v in FUNCTIONS}
-    samples[SDK] = []
+@dataclass(frozen=True)
+class World:
+    """Every function's bundle, what the Lambda runtime provides, and moto's stage."""
+
+    bundles: dict[str, Path]
+    runtime: Path
+    stage: Stage
+
+
+@contextmanager
+def world() -> Iterator[World]:
     with tempfile.TemporaryDirectory(prefix="a2a-bench-bundles-") as scratch, bundles(Path(scratch)) as built:
         runtime = runtime_packages(Path(scratch))
         with Stage() as stage:
-            for round_ in range(runs + 1):
-                for variant in FUNCTIONS:
-                    run = exercise(stage, variant, [built[variant.function], runtime], first_only=True)
-                    sample = Sample(
-                        run.import_seconds,
-                        run.import_cpu_seconds,
-                        run.request_seconds[0],
-                        run.request_cpu_seconds[0],
-                        run.wall_seconds,
-                    )
-                    if round_:
-                        samples[variant.function].append(sample)
-                sdk = measure_sdk()
-                if round_:
-                    samples[SDK].append(sdk)
+            yield World(built, runtime, stage)
+
+
+def measure(runs: int, world: World) -> dict[str, FunctionSummary]:
+    """``runs`` rounds (after one discarded round), the functions and a2a-sdk interleaved."""
+    samples: dict[str, list[Sample]] = {v.function: [] for v in FUNCTIONS}
+    samples[SDK] = []
+    for round_ in range(runs + 1):
+        for variant in FUNCTIONS:
+            paths = [world.bundles[variant.function], world.runtime]
+            run = exercise(world.stage, variant, paths, first_only=True)
+            sample = Sample(
+                run.import_seconds,
+                run.import_cpu_seconds,
+                run.request_seconds[0],
+                run.request_cpu_seconds[0],
+                run.wall_seconds,
+            )
+            if round_:
+                samples[variant.function].append(sample)
+        sdk = measure_sdk()
+        if round_:
+            samples[SDK].append(sdk)
     return {name: FunctionSummary(values) for name, values in samples.items()}
 
 

@@ -3,9 +3,10 @@
 Mirrors ``functions/api/handler.py``: everything is built at import, so importing this module is
 the baseline's cold-start work. It is composed the way a2a-sdk documents a deployment: in-memory
 task and push config stores, the agent card route, JSON-RPC at ``/`` with the 0.3 compatibility
-layer on (the 0.3 methods the benchmarks send, told apart from 1.0 by the ``A2A-Version``
-header) and the HTTP+JSON (REST) routes. The agent echoes the user's text: it publishes the Task
-(``submitted``), then completes it with an ``Echo: ...`` message.
+layer on (0.3 methods are told apart from 1.0 by the ``A2A-Version`` header) and the HTTP+JSON
+(REST) routes, whose application/a2a+json answers Mangum is told are text, as in ours. The agent
+echoes the user's text: it publishes the Task (``submitted``), then completes it with an
+``Echo: ...`` message.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from a2a.server.routes import create_agent_card_routes, create_jsonrpc_routes, c
 from a2a.server.tasks import InMemoryPushNotificationConfigStore, InMemoryTaskStore, TaskUpdater
 from a2a.types import AgentCapabilities, AgentCard, AgentInterface, AgentSkill
 from mangum import Mangum
+from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 from starlette.applications import Starlette
 
 
@@ -68,7 +70,9 @@ app = Starlette(
         *create_rest_routes(request_handler),
     ]
 )
-_mangum = Mangum(app, lifespan="off")
+# As ours (functions/api/handler.py): HTTP+JSON answers (application/a2a+json) leave as text, which
+# a REST API front door passes on; Mangum would otherwise send them base64-encoded.
+_mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

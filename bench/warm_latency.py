@@ -1,16 +1,21 @@
-"""Warm latency: per-invocation cost of the API Lambda handler once the process is up.
+"""Warm latency: per-invocation cost of the API Lambda handler once the process is up, in each
+protocol, against a2a-sdk 1.3's own server in the same run.
 
-In one process, the handler module is imported (building the app), then ``handler(event,
-context)`` is called directly with API Gateway REST (v1 proxy) events, exactly as the Lambda
-runtime would. Each iteration is a ``message/send`` with ``configuration.blocking = false``
-(unique ``messageId``) followed by ``tasks/get`` of the returned task; each call is timed on its
-own with ``perf_counter_ns``. Event construction and response checks are outside the timed
-region; every response must be a JSON-RPC success carrying the request's id and a task.
+In one process, a handler module is imported (building the app), then ``handler(event, context)``
+is called directly with API Gateway REST (v1 proxy) events, exactly as the Lambda runtime would.
+Each iteration sends a message without waiting for the agent (unique ``messageId``) and then gets
+the returned task, in one protocol (`workloads`): JSON-RPC 0.3 (``message/send`` + ``tasks/get``),
+JSON-RPC 1.0 (``SendMessage`` + ``GetTask``) or HTTP+JSON 1.0 (``POST /message:send`` +
+``GET /tasks/{id}``). Each call is timed on its own, wall clock (``perf_counter_ns``) and this
+process's CPU time (``process_time_ns``); event construction and response checks are outside the
+timed region, and every answer is checked (HTTP 200, the protocol's shape, the right task).
 
-The same workload then runs against a2a-sdk 1.3's in-memory server (``bench/sdk_handler.py``)
-behind the same Mangum adapter; it answers these 0.3 requests through its 0.3 compatibility layer.
+The same workloads run against a2a-sdk 1.3's in-memory server (``bench/sdk_handler.py``) behind
+the same Mangum adapter. Every (protocol, server) pair gets a freshly imported handler; with
+``--rounds N`` the pairs run N times, interleaved, and each statistic is the median over rounds.
 
-    .venv/bin/python bench/warm_latency.py [--iterations 2000] [--warmup 200] [--json]
+    .venv/bin/python bench/warm_latency.py [--iterations 2000] [--warmup 200] [--rounds 3]
+        [--protocol all|0.3|1.0|1.0-jsonrpc|1.0-rest] [--server both|ours|a2a-sdk] [--json]
 """
 
 from __future__ import annotations
@@ -20,200 +25,41 @@ import asyncio
 import gc
 import importlib.util
 import json
-import math
 import os
-import statistics
 import sys
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-TARGET_MS = 1.0
-DOMAIN = "abc123def4.execute-api.us-east-1.amazonaws.com"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from lambda_events import FakeLambdaContext
+from warm_report import (
+    TARGET_MS,
+    TARGET_RATIO,
+    ServerResult,
+    Stats,
+    Timings,
+    median_result,
+    print_report,
+    ratios,
+)
+from workloads import WORKLOADS, BenchmarkError, Workload
+
+ROOT = Path(__file__).resolve().parents[1]
 SERVERS: dict[str, Path] = {
     "ours": ROOT / "functions" / "api" / "handler.py",
     "a2a-sdk": ROOT / "bench" / "sdk_handler.py",
 }
+PROTOCOL_CHOICES = {"all": list(WORKLOADS), "1.0": ["1.0-jsonrpc", "1.0-rest"]} | {
+    name: [name] for name in WORKLOADS
+}
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
-
-
-class BenchmarkError(RuntimeError):
-    """A response was not what the workload expects; the timing would be meaningless."""
-
-
-@dataclass
-class FakeLambdaContext:
-    """What the Lambda runtime passes as ``context`` (the attributes Mangum's types declare)."""
-
-    aws_request_id: str = "00000000-0000-0000-0000-000000000000"
-    function_name: str = "a2a-api"
-    function_version: str = "$LATEST"
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:a2a-api"
-    memory_limit_in_mb: int = 1024
-    log_group_name: str = "/aws/lambda/a2a-api"
-    log_stream_name: str = "2025/01/01/[$LATEST]0123456789abcdef0123456789abcdef"
-    identity: Any = None
-    client_context: Any = None
-    deadline_ms: int = field(default_factory=lambda: int(time.time() * 1000) + 30_000)
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, self.deadline_ms - int(time.time() * 1000))
-
-
-def rest_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
-    """An API Gateway REST API proxy-integration event (payload format 1.0) for ``POST /``."""
-    headers = {
-        "accept": "application/json",
-        "content-type": "application/json",
-        "Host": DOMAIN,
-        "User-Agent": "a2a-bench/1.0",
-        "X-Amzn-Trace-Id": f"Root=1-00000000-{request_id.replace('-', '')[:24]}",
-        "X-Forwarded-For": "203.0.113.10",
-        "X-Forwarded-Port": "443",
-        "X-Forwarded-Proto": "https",
-    }
-    now = time.time()
-    return {
-        "resource": "/",
-        "path": "/",
-        "httpMethod": "POST",
-        "headers": headers,
-        "multiValueHeaders": {name: [value] for name, value in headers.items()},
-        "queryStringParameters": None,
-        "multiValueQueryStringParameters": None,
-        "pathParameters": None,
-        "stageVariables": None,
-        "requestContext": {
-            "resourceId": "abcdef1234",
-            "resourcePath": "/",
-            "httpMethod": "POST",
-            "extendedRequestId": request_id[:16],
-            "requestTime": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
-            "path": "/prod/",
-            "accountId": "123456789012",
-            "protocol": "HTTP/1.1",
-            "stage": "prod",
-            "domainPrefix": DOMAIN.split(".")[0],
-            "requestTimeEpoch": int(now * 1000),
-            "requestId": request_id,
-            "identity": {"sourceIp": "203.0.113.10", "userAgent": "a2a-bench/1.0"},
-            "domainName": DOMAIN,
-            "apiId": DOMAIN.split(".")[0],
-        },
-        "body": json.dumps(body),
-        "isBase64Encoded": False,
-    }
-
-
-def http_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
-    """An API Gateway HTTP API proxy-integration event (payload format 2.0) for ``POST /``."""
-    now = time.time()
-    return {
-        "version": "2.0",
-        "routeKey": "ANY /",
-        "rawPath": "/",
-        "rawQueryString": "",
-        "headers": {
-            "accept": "application/json",
-            "content-type": "application/json",
-            "host": DOMAIN,
-            "user-agent": "a2a-bench/1.0",
-            "x-amzn-trace-id": f"Root=1-00000000-{request_id.replace('-', '')[:24]}",
-            "x-forwarded-for": "203.0.113.10",
-            "x-forwarded-port": "443",
-            "x-forwarded-proto": "https",
-        },
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": DOMAIN.split(".")[0],
-            "domainName": DOMAIN,
-            "domainPrefix": DOMAIN.split(".")[0],
-            "http": {
-                "method": "POST",
-                "path": "/",
-                "protocol": "HTTP/1.1",
-                "sourceIp": "203.0.113.10",
-                "userAgent": "a2a-bench/1.0",
-            },
-            "requestId": request_id,
-            "routeKey": "ANY /",
-            "stage": "$default",
-            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
-            "timeEpoch": int(now * 1000),
-        },
-        "body": json.dumps(body),
-        "isBase64Encoded": False,
-    }
-
-
-def send_body(rpc_id: int) -> dict[str, Any]:
-    return {
-        "jsonrpc": "2.0",
-        "id": rpc_id,
-        "method": "message/send",
-        "params": {
-            "message": {
-                "kind": "message",
-                "role": "user",
-                "messageId": str(uuid.uuid4()),
-                "parts": [{"kind": "text", "text": "hello, benchmark"}],
-            },
-            "configuration": {"blocking": False, "acceptedOutputModes": ["text/plain"]},
-        },
-    }
-
-
-def get_body(rpc_id: int, task_id: str) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": rpc_id, "method": "tasks/get", "params": {"id": task_id}}
-
-
-def task_from(response: dict[str, Any], rpc_id: int, method: str) -> dict[str, Any]:
-    """The task in a successful JSON-RPC response, or `BenchmarkError` saying what came back."""
-    if response.get("statusCode") != 200:
-        raise BenchmarkError(f"{method}: HTTP {response.get('statusCode')}: {response.get('body')!r}")
-    payload = json.loads(response["body"])
-    if payload.get("jsonrpc") != "2.0" or payload.get("id") != rpc_id or "error" in payload:
-        raise BenchmarkError(f"{method}: not a JSON-RPC success for id {rpc_id}: {payload}")
-    result = payload.get("result")
-    if not isinstance(result, dict) or result.get("kind") != "task" or not result.get("id"):
-        raise BenchmarkError(f"{method}: result is not a task with an id: {payload}")
-    return result
-
-
-@dataclass(frozen=True)
-class Stats:
-    n: int
-    mean_ms: float
-    p50_ms: float
-    p99_ms: float
-    max_ms: float
-
-    @classmethod
-    def of(cls, samples_ns: list[int]) -> Stats:
-        ordered = sorted(samples_ns)
-
-        def rank(p: float) -> float:  # nearest-rank percentile
-            return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)] / 1e6
-
-        return cls(len(ordered), statistics.fmean(ordered) / 1e6, rank(50), rank(99), ordered[-1] / 1e6)
-
-
-@dataclass(frozen=True)
-class ServerResult:
-    send: Stats
-    get: Stats
-    combined: Stats
-    first_tenth_mean_ms: float  # combined mean over the first 10% of measured iterations
-    last_tenth_mean_ms: float  # ... and over the last 10%: drift as state accumulates
-    pending_loop_tasks: int  # asyncio tasks left on the loop when the workload ends
-    last_task_state: str  # state of the last task, read after the loop was given time to drain
+__all__ = ["BenchmarkError", "main"]
 
 
 def load_handler(label: str) -> tuple[str, ModuleType]:
@@ -233,7 +79,7 @@ def queue_drainer(module: ModuleType) -> Callable[[], None] | None:
     from a2a_core.core.broker import InMemoryBroker
 
     service = getattr(module, "service", None)
-    broker = getattr(getattr(service, "engine", None), "broker", None)
+    broker = getattr(getattr(service, "engine", None), "broker", None) or getattr(module, "broker", None)
     if not isinstance(broker, InMemoryBroker):
         return None
     queue = broker
@@ -248,125 +94,101 @@ def queue_drainer(module: ModuleType) -> Callable[[], None] | None:
     return drain
 
 
+def timed(handler: Handler, event: dict[str, Any], context: Any) -> tuple[dict[str, Any], int, int]:
+    """The answer, and the call's wall and CPU nanoseconds (the CPU clock read outside the wall
+    clock's interval)."""
+    cpu = time.process_time_ns()
+    start = time.perf_counter_ns()
+    response = handler(event, context)
+    end = time.perf_counter_ns()
+    cpu_end = time.process_time_ns()
+    return response, end - start, cpu_end - cpu
+
+
 def run_workload(
-    handler: Handler, iterations: int, warmup: int, drain: Callable[[], None] | None = None
+    handler: Handler,
+    workload: Workload,
+    iterations: int,
+    warmup: int,
+    drain: Callable[[], None] | None = None,
 ) -> ServerResult:
     context = FakeLambdaContext()
-    send_ns: list[int] = []
-    get_ns: list[int] = []
+    wall: dict[str, list[int]] = {"send": [], "get": []}
+    cpu: dict[str, list[int]] = {"send": [], "get": []}
     rpc_id = 0
     task_id = ""
     for i in range(warmup + iterations):
         rpc_id += 1
-        event = rest_event(send_body(rpc_id), str(uuid.uuid4()))
-        start = time.perf_counter_ns()
-        response = handler(event, context)
-        sent = time.perf_counter_ns() - start
-        task_id = task_from(response, rpc_id, "message/send")["id"]
+        event, message_id = workload.send(rpc_id)
+        response, send_wall, send_cpu = timed(handler, event, context)
+        task_id = workload.sent(response, rpc_id, message_id)["id"]
 
         rpc_id += 1
-        event = rest_event(get_body(rpc_id, task_id), str(uuid.uuid4()))
-        start = time.perf_counter_ns()
-        response = handler(event, context)
-        got = time.perf_counter_ns() - start
-        if task_from(response, rpc_id, "tasks/get")["id"] != task_id:
-            raise BenchmarkError(f"tasks/get returned another task than {task_id}")
+        response, get_wall, get_cpu = timed(handler, workload.get(rpc_id, task_id), context)
+        workload.got(response, rpc_id, task_id)
 
         if drain is not None:
             drain()
         if i >= warmup:
-            send_ns.append(sent)
-            get_ns.append(got)
+            for kind, w, c in (("send", send_wall, send_cpu), ("get", get_wall, get_cpu)):
+                wall[kind].append(w)
+                cpu[kind].append(c)
 
     loop = asyncio.get_event_loop()  # Mangum's loop: anything it left behind still pending?
     pending = sum(1 for task in asyncio.all_tasks(loop) if not task.done())
     loop.run_until_complete(asyncio.sleep(0.05))
     rpc_id += 1
-    final = handler(rest_event(get_body(rpc_id, task_id), str(uuid.uuid4())), context)
-    last_state = str(task_from(final, rpc_id, "tasks/get")["status"]["state"])
+    final = workload.got(handler(workload.get(rpc_id, task_id), context), rpc_id, task_id)
 
-    per_iteration = [s + g for s, g in zip(send_ns, get_ns, strict=True)]
+    per_iteration = [s + g for s, g in zip(wall["send"], wall["get"], strict=True)]
     tenth = max(1, len(per_iteration) // 10)
     return ServerResult(
-        send=Stats.of(send_ns),
-        get=Stats.of(get_ns),
-        combined=Stats.of(send_ns + get_ns),
-        first_tenth_mean_ms=statistics.fmean(per_iteration[:tenth]) / 2 / 1e6,
-        last_tenth_mean_ms=statistics.fmean(per_iteration[-tenth:]) / 2 / 1e6,
+        send=Timings(Stats.of(wall["send"]), Stats.of(cpu["send"])),
+        get=Timings(Stats.of(wall["get"]), Stats.of(cpu["get"])),
+        combined=Timings(Stats.of(wall["send"] + wall["get"]), Stats.of(cpu["send"] + cpu["get"])),
+        first_tenth_mean_ms=sum(per_iteration[:tenth]) / tenth / 2 / 1e6,
+        last_tenth_mean_ms=sum(per_iteration[-tenth:]) / tenth / 2 / 1e6,
         pending_loop_tasks=pending,
-        last_task_state=last_state,
+        last_task_state=str(final["status"]["state"]),
     )
 
 
-def measure(label: str, iterations: int, warmup: int, drain_queue: bool) -> ServerResult:
+def measure(label: str, workload: Workload, iterations: int, warmup: int, drain_queue: bool) -> ServerResult:
     name, module = load_handler(label)
     handler: Handler = module.handler
     drain = queue_drainer(module) if drain_queue else None
     try:
-        return run_workload(handler, iterations, warmup, drain)
+        return run_workload(handler, workload, iterations, warmup, drain)
     finally:  # drop the server's state so it does not weigh on the next one (GC, memory)
         del handler, module, drain
         sys.modules.pop(name, None)
         gc.collect()
 
 
-def verdict(ms: float) -> str:
-    return "PASS" if ms <= TARGET_MS else "MISS"
-
-
-def print_report(results: dict[str, ServerResult], iterations: int, warmup: int, drain_queue: bool) -> None:
-    print(
-        f"warm latency: {iterations} iterations of message/send (blocking=false) + tasks/get, "
-        f"{warmup} warm-up iterations excluded; handler(event, context) via Mangum, REST v1 events"
-    )
-    queue = "drained after each iteration (untimed)" if drain_queue else "never drained (grows)"
-    print(f"our in-memory broker queue: {queue}")
-    print()
-    header = f"{'server':<9} {'method':<14} {'n':>6} {'mean ms':>9} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-    print(header)
-    print("-" * len(header))
-    for label, result in results.items():
-        for method, stats in (
-            ("message/send", result.send),
-            ("tasks/get", result.get),
-            ("per call", result.combined),
-        ):
-            print(
-                f"{label:<9} {method:<14} {stats.n:>6} {stats.mean_ms:>9.3f} {stats.p50_ms:>8.3f} "
-                f"{stats.p99_ms:>8.3f} {stats.max_ms:>8.3f}"
-            )
-    print()
-    for label, result in results.items():
-        c = result.combined
-        print(
-            f"{label}: target <= {TARGET_MS:.1f} ms per call: mean {c.mean_ms:.3f} ms "
-            f"{verdict(c.mean_ms)}, p99 {c.p99_ms:.3f} ms {verdict(c.p99_ms)}"
-        )
-        print(
-            f"  drift (mean per call): first 10% {result.first_tenth_mean_ms:.3f} ms, "
-            f"last 10% {result.last_tenth_mean_ms:.3f} ms; asyncio tasks pending on the loop after "
-            f"the last call: {result.pending_loop_tasks}; last task's state once drained: "
-            f"{result.last_task_state}"
-        )
-    if {"ours", "a2a-sdk"} <= results.keys():
-        ours, sdk = results["ours"], results["a2a-sdk"]
-        print()
-        print("ratio a2a-sdk / ours:")
-        for method, ours_stats, sdk_stats in (
-            ("message/send", ours.send, sdk.send),
-            ("tasks/get", ours.get, sdk.get),
-            ("per call", ours.combined, sdk.combined),
-        ):
-            print(
-                f"  {method:<14} mean {sdk_stats.mean_ms / ours_stats.mean_ms:5.2f}x   "
-                f"p99 {sdk_stats.p99_ms / ours_stats.p99_ms:5.2f}x"
-            )
+def run_rounds(
+    protocols: list[str], labels: list[str], rounds: int, iterations: int, warmup: int, drain_queue: bool
+) -> dict[str, dict[str, list[ServerResult]]]:
+    """protocol -> server -> one result per round; the servers alternate who goes first."""
+    results: dict[str, dict[str, list[ServerResult]]] = {
+        p: {label: [] for label in labels} for p in protocols
+    }
+    for round_ in range(rounds):
+        for protocol in protocols:
+            order = labels if round_ % 2 == 0 else labels[::-1]
+            for label in order:
+                result = measure(label, WORKLOADS[protocol], iterations, warmup, drain_queue)
+                results[protocol][label].append(result)
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--iterations", type=int, default=2000, help="measured iterations per server")
+    parser.add_argument(
+        "--iterations", type=int, default=2000, help="measured iterations per server and round"
+    )
     parser.add_argument("--warmup", type=int, default=200, help="warm-up iterations, not measured")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every (protocol, server); medians")
+    parser.add_argument("--protocol", choices=list(PROTOCOL_CHOICES), default="all")
     parser.add_argument("--server", choices=["both", *SERVERS], default="both")
     parser.add_argument(
         "--drain-queue",
@@ -376,36 +198,43 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
     args = parser.parse_args()
-    if args.iterations < 1 or args.warmup < 0:
-        parser.error("--iterations must be >= 1 and --warmup >= 0")
+    if args.iterations < 1 or args.warmup < 0 or args.rounds < 1:
+        parser.error("--iterations and --rounds must be >= 1 and --warmup >= 0")
 
     labels = list(SERVERS) if args.server == "both" else [args.server]
-    results = {label: measure(label, args.iterations, args.warmup, args.drain_queue) for label in labels}
-    if args.json:
-        payload: dict[str, Any] = {
-            "benchmark": "warm_latency",
-            "python": sys.version.split()[0],
-            "cpus": os.cpu_count(),
-            "target_ms": TARGET_MS,
-            "iterations": args.iterations,
-            "warmup": args.warmup,
-            "drain_queue": args.drain_queue,
-            "servers": {
-                label: {**asdict(result), "verdict": verdict(result.combined.mean_ms)}
-                for label, result in results.items()
-            },
-        }
-        if {"ours", "a2a-sdk"} <= results.keys():
-            ours, sdk = results["ours"], results["a2a-sdk"]
-            payload["ratio_sdk_over_ours"] = {
-                "send_mean": sdk.send.mean_ms / ours.send.mean_ms,
-                "get_mean": sdk.get.mean_ms / ours.get.mean_ms,
-                "per_call_mean": sdk.combined.mean_ms / ours.combined.mean_ms,
-                "per_call_p99": sdk.combined.p99_ms / ours.combined.p99_ms,
+    protocols = PROTOCOL_CHOICES[args.protocol]
+    load_before = os.getloadavg()[0]
+    rounds = run_rounds(protocols, labels, args.rounds, args.iterations, args.warmup, args.drain_queue)
+    medians = {
+        p: {label: median_result(rs) for label, rs in by_server.items()} for p, by_server in rounds.items()
+    }
+    load_after = os.getloadavg()[0]
+    if not args.json:
+        print_report(medians, args, load_before, load_after)
+        return
+    payload: dict[str, Any] = {
+        "benchmark": "warm_latency",
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+        "load_average": [load_before, load_after],
+        "target_ms": TARGET_MS,
+        "target_ratio_v1": TARGET_RATIO,
+        "iterations": args.iterations,
+        "warmup": args.warmup,
+        "rounds": args.rounds,
+        "drain_queue": args.drain_queue,
+        "protocols": {
+            protocol: {
+                "servers": {
+                    label: {"median": asdict(medians[protocol][label]), "rounds": [asdict(r) for r in rs]}
+                    for label, rs in by_server.items()
+                },
+                "ratio_sdk_over_ours": ratios(medians[protocol]),
             }
-        print(json.dumps(payload, indent=2))
-    else:
-        print_report(results, args.iterations, args.warmup, args.drain_queue)
+            for protocol, by_server in rounds.items()
+        },
+    }
+    print(json.dumps(payload, indent=2))
 
 
 if __name__ == "__main__":

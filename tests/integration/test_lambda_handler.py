@@ -61,3 +61,29 @@ def test_bad_configuration_fails_the_cold_start_with_a_clear_error(monkeypatch: 
 
     with pytest.raises(SettingsError, match="A2A_MAX_BODY_BYTES"):
         load_handler(monkeypatch, A2A_MAX_BODY_BYTES="-5")
+
+
+def test_http_json_answers_are_text_a_rest_api_passes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A REST API without binary media types hands a base64 body to the client as is, so the
+    1.0 HTTP+JSON answers (application/a2a+json) must leave the handler as text."""
+    api = load_handler(monkeypatch)
+    send = api_event("apigw_rest_message_send.json")
+    send |= {"path": "/message:send", "resource": "/{proxy+}"}
+    send["headers"] |= {"A2A-Version": "1.0", "Content-Type": "application/a2a+json"}
+    send["multiValueHeaders"] |= {"A2A-Version": ["1.0"], "Content-Type": ["application/a2a+json"]}
+    message = {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": "hello"}]}
+    send["body"] = json.dumps({"message": message, "configuration": {"returnImmediately": True}})
+    response = api.handler(send, api_context())
+    assert response["statusCode"] == 200
+    assert response["headers"]["content-type"] == "application/a2a+json"
+    assert response["isBase64Encoded"] is False
+    task = json.loads(response["body"])["task"]
+    assert task["status"]["state"] == "TASK_STATE_SUBMITTED"
+
+    get = api_event("apigw_rest_message_send.json")
+    get |= {"path": f"/tasks/{task['id']}", "resource": "/{proxy+}", "httpMethod": "GET", "body": None}
+    get["headers"] |= {"A2A-Version": "1.0"}
+    get["multiValueHeaders"] |= {"A2A-Version": ["1.0"]}
+    response = api.handler(get, api_context())
+    assert response["isBase64Encoded"] is False
+    assert json.loads(response["body"])["id"] == task["id"]
