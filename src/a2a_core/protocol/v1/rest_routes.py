@@ -23,6 +23,7 @@ matches with it the whole segment is tried as a value (so ``GET /tasks/urn:x`` r
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,11 +48,12 @@ class Route:
     binds_body: bool
     query: Mapping[str, str] = field(default_factory=dict)  # bound query parameter -> BOOL/SCALAR
 
-    @property
+    # Read for every route on every request: computed once.
+    @functools.cached_property
     def segments(self) -> tuple[str, ...]:
         return _shape(self.template)[0]
 
-    @property
+    @functools.cached_property
     def verb(self) -> str | None:
         return _shape(self.template)[1]
 
