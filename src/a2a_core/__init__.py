@@ -1,1 +1,1 @@
-"""a2a-serverless: host any Python agent as a durable A2A 0.2.5 server on AWS."""
+"""a2a-serverless: host any Python agent as a durable A2A server (1.0, 0.3 and 0.2.5) on AWS."""
