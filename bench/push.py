@@ -37,7 +37,8 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 
 from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
 from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
-from a2a_core.compose import build_kms_client, build_push_store, build_sender, build_task_store  # noqa: E402
+from a2a_core.compose.aws import build_kms_client, build_push_store, build_task_store  # noqa: E402
+from a2a_core.compose.push import build_sender  # noqa: E402
 from a2a_core.core.changes import Change, status  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402

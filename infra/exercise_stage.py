@@ -195,7 +195,8 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
 
     def _run_operation(self) -> dict[str, Any]:
         """A run operation on the run queue (a new task's, sent as a client would)."""
-        from a2a_core.compose import build_aws_adapters, build_server
+        from a2a_core.compose import build_server
+        from a2a_core.compose.aws import build_aws_adapters
         from a2a_core.core.caller import Caller
         from a2a_core.core.requests import SendRequest
         from a2a_core.protocol.v0 import MessageSendParams
@@ -220,7 +221,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         raise ExerciseError(f"the run operation of task {task.id} never reached the queue")
 
     def _completed_task_with_webhook(self) -> str:
-        from a2a_core.compose import build_push_store, build_task_store
+        from a2a_core.compose.aws import build_push_store, build_task_store
         from a2a_core.core.broker import RunOperation
         from a2a_core.core.executor import as_executor
         from a2a_core.core.ledger import TaskLedger

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.compose import build_aws_adapters, build_server, build_task_store
+from a2a_core.compose import build_server
+from a2a_core.compose.aws import build_aws_adapters, build_task_store
 from a2a_core.core.caller import Caller
 from a2a_core.core.changes import Change, status
 from a2a_core.core.engine import TaskEngine

@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from a2a_core.compose import push_payloads
+from a2a_core.compose.push import push_payloads
 from a2a_core.core.changes import Change, status
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import InMemoryPushConfigStore

@@ -16,7 +16,8 @@ from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 
 from a2a_core.app import create_app
 from a2a_core.auth import Authenticator
-from a2a_core.compose import build_aws_adapters, build_server
+from a2a_core.compose import build_server
+from a2a_core.compose.aws import build_aws_adapters
 from a2a_core.core.broker import Broker, InMemoryBroker
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
@@ -26,8 +27,8 @@ from a2a_core.settings import Settings
 def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None, Authenticator | None]:
     if settings.backend == "memory":
         return InMemoryTaskStore(), InMemoryBroker(), None, None
-    from a2a_core.aws.app_auth import build_app_authenticator
     from a2a_core.aws.clients import build_clients
+    from a2a_core.compose.aws import build_app_authenticator
 
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
     adapters = build_aws_adapters(settings, clients)

@@ -11,7 +11,7 @@ import os
 
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import dead_letter_handler
-from a2a_core.compose import build_task_store
+from a2a_core.compose.aws import build_task_store
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.settings import Settings
 

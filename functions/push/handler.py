@@ -12,7 +12,7 @@ import os
 
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.push_stream import push_stream_handler
-from a2a_core.compose import build_lambda_push_notifier
+from a2a_core.compose.push import build_lambda_push_notifier
 from a2a_core.push.metrics import PowertoolsMetrics
 from a2a_core.push.notifier import PushNotifier
 from a2a_core.settings import Settings

@@ -1,7 +1,7 @@
 """Worker Lambda: SQS run operations -> `Worker.handle`, one agent turn per operation.
 
 Composition root: settings, clients, the task and context stores and the agent are built once per
-cold start, at import (`a2a_core.compose.build_worker`). The batch handling lives in
+cold start, at import (`a2a_core.compose.aws.build_worker`). The batch handling lives in
 `a2a_core.aws.lambdas`.
 """
 
@@ -12,7 +12,7 @@ import os
 
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import worker_handler
-from a2a_core.compose import build_worker
+from a2a_core.compose.aws import build_worker
 from a2a_core.core.worker import Worker
 from a2a_core.settings import Settings
 

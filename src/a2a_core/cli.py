@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run_dev(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from a2a_core.compose import load_agent
+    from a2a_core.compose.agent import load_agent
     from a2a_core.dev import banner, bind, build_dev_stack
     from a2a_core.dev_guard import DevDoors
     from a2a_core.local.state import DEFAULT_STATE_DIR

@@ -142,7 +142,7 @@ def _local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | Non
 
 def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
-    from a2a_core.compose import build_aws_adapters, build_context_store
+    from a2a_core.compose.aws import build_aws_adapters, build_context_store
     from a2a_core.local.moto_server import start_local_aws
     from a2a_core.local.pollers import SqsPoller
     from a2a_core.local.stream_poller import local_push_poller
@@ -242,7 +242,7 @@ async def _resume(service: AgentServer, broker: Broker, aws: LocalAws) -> None:
 
 def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
     from a2a_core.aws.clients import build_clients
-    from a2a_core.compose import build_aws_adapters, build_context_store
+    from a2a_core.compose.aws import build_aws_adapters, build_context_store
 
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
     adapters = build_aws_adapters(settings, clients)

@@ -29,7 +29,8 @@ from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.client import A2AClient
 from a2a_core.client.errors import A2AClientHTTPError
-from a2a_core.compose import build_aws_adapters, build_server
+from a2a_core.compose import build_server
+from a2a_core.compose.aws import build_aws_adapters
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws, create_resources

@@ -16,7 +16,7 @@ import pytest
 from a2a.types import StreamResponse  # a2a-sdk 1.3: how its receivers read a push body
 from google.protobuf import json_format
 
-from a2a_core.compose import push_payloads
+from a2a_core.compose.push import push_payloads
 from a2a_core.protocol.v1 import codec
 from a2a_core.protocol.v1._proto import dump
 from a2a_core.push.payloads import PushPayloads, TaskPayload
@@ -209,7 +209,7 @@ def test_payloads_are_built_once_on_first_use_and_an_unknown_version_gets_the_ta
 def test_the_push_function_imports_the_1_0_codec_only_when_a_1_0_config_is_notified() -> None:
     script = """
 import sys
-from a2a_core.compose import push_payloads
+from a2a_core.compose.push import push_payloads
 from a2a_core.types import Task, TaskState, TaskStatus
 from a2a_core.types.push import PUSH_V0, PUSH_V1
 task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed))

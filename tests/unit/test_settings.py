@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.compose import load_agent
+from a2a_core.compose.agent import load_agent
 from a2a_core.settings import Settings, SettingsError
 
 

@@ -170,7 +170,7 @@ def local_push_poller(settings: Settings, aws: LocalAws, signer: Signer) -> Dyna
     """The push function, as `a2a-serverless dev` runs it: the real handler on moto's stream."""
     from a2a_core.aws.clients import client_factory
     from a2a_core.aws.push_stream import push_stream_handler
-    from a2a_core.compose import build_push_notifier
+    from a2a_core.compose.push import build_push_notifier
 
     make = client_factory(aws.region, aws.endpoint_url, read_timeout=10, credentials=aws.credentials)
     streams = make("dynamodbstreams")

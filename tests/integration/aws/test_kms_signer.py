@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives.serialization import load_der_public_key
 from mypy_boto3_kms import KMSClient
 
 from a2a_core.aws.kms_signer import KmsSigner
-from a2a_core.compose import build_kms_client
+from a2a_core.compose.aws import build_kms_client
 from a2a_core.core.errors import SignerUnavailableError
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import Settings

@@ -20,14 +20,9 @@ from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.compose import (
-    build_broker,
-    build_kms_client,
-    build_push_notifier,
-    build_push_store,
-    build_server,
-    build_task_store,
-)
+from a2a_core.compose import build_server
+from a2a_core.compose.aws import build_broker, build_kms_client, build_push_store, build_task_store
+from a2a_core.compose.push import build_push_notifier
 from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker

@@ -8,7 +8,7 @@ import pytest
 
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.aws.sqs_broker import SqsBroker
-from a2a_core.compose import build_aws_adapters
+from a2a_core.compose.aws import build_aws_adapters
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.errors import BrokerUnavailableError
 from a2a_core.local.moto_server import LocalAws
