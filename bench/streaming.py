@@ -1,6 +1,6 @@
 """Streaming: time to the first SSE event, events per second, DynamoDB reads per streamed event.
 
-The dev server's stack (`a2a_core.dev.build_dev_stack`: the API and a worker in one process) is
+The dev server's stack (`a2a_core.dev.stack.build_dev_stack`: the API and a worker in one process) is
 served by uvicorn on a free 127.0.0.1 port in this process, so the DynamoDB client of the moto
 ("local") backend can be metered with a botocore hook. The HTTP client runs in a child process
 (this script with ``--client``), so parsing the streams does not compete with the server for
@@ -254,7 +254,8 @@ class Server:
         import uvicorn
 
         from a2a_core.core.executor import as_executor
-        from a2a_core.dev import bind, build_dev_stack
+        from a2a_core.dev.console import bind
+        from a2a_core.dev.stack import build_dev_stack
         from a2a_core.settings import Settings
 
         self.stack = build_dev_stack(Settings(backend=backend, name="bench"), as_executor(bench_agent))
@@ -378,7 +379,7 @@ def print_report(results: list[dict[str, Any]], args: argparse.Namespace) -> Non
     print(
         f"streaming on the dev stack (uvicorn, 127.0.0.1), client in a child process; "
         f"{args.requests} first-event requests after {args.warmup} warm-up; listening socket: "
-        f"{'IPPROTO_TCP (TCP_NODELAY)' if args.nodelay else 'a2a_core.dev.bind (Nagle on)'}\n"
+        f"{'IPPROTO_TCP (TCP_NODELAY)' if args.nodelay else 'a2a_core.dev.console.bind (Nagle on)'}\n"
     )
     for result in results:
         first = result["first_event_ms"]

@@ -1,6 +1,6 @@
 """Task reads against log length: what one read costs on a task of 1, 100, 1,000 and 10,000 commits.
 
-The dev stack on the default backend (`a2a_core.dev.build_dev_stack` with ``backend="local"``:
+The dev stack on the default backend (`a2a_core.dev.stack.build_dev_stack` with ``backend="local"``:
 moto's real server in this process, the DynamoDB task store behind the in-process notifier) is
 built once; no HTTP and no pollers, so only the reads themselves are timed. Per size, one task is
 written through the ledger as a conversation of turns (the API's continuation: user message +
@@ -51,7 +51,8 @@ from a2a_core.core.changes import Change, Decide, status  # noqa: E402
 from a2a_core.core.executor import TaskContext, as_executor  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
-from a2a_core.dev import DevStack, build_dev_stack  # noqa: E402
+from a2a_core.dev import DevStack  # noqa: E402
+from a2a_core.dev.stack import build_dev_stack  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
 from a2a_core.streaming import TaskStreams  # noqa: E402
 from a2a_core.types import (  # noqa: E402

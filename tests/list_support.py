@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
 from a2a_core.core.changes import Change, Decide
-from a2a_core.core.engine import EngineConfig, TaskEngine
+from a2a_core.core.config import EngineConfig
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged

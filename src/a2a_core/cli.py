@@ -75,8 +75,9 @@ def run_dev(args: argparse.Namespace) -> int:
     import uvicorn
 
     from a2a_core.compose.agent import load_agent
-    from a2a_core.dev import banner, bind, build_dev_stack
-    from a2a_core.dev_guard import DevDoors
+    from a2a_core.dev.console import banner, bind
+    from a2a_core.dev.guard import DevDoors
+    from a2a_core.dev.stack import build_dev_stack
     from a2a_core.local.state import DEFAULT_STATE_DIR
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")

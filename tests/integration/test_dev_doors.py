@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
-from a2a_core.dev_guard import DevDoors, is_json, parse_origin
+from a2a_core.dev.guard import DevDoors, is_json, parse_origin
 from a2a_core.examples.echo import agent as echo
 from a2a_core.settings import SettingsError
 from support import Stack

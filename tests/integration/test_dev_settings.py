@@ -14,7 +14,9 @@ import pytest
 
 from a2a_core.auth.local import dev_auth
 from a2a_core.core.executor import as_executor
-from a2a_core.dev import DevStack, banner, build_dev_stack
+from a2a_core.dev import DevStack
+from a2a_core.dev.console import banner
+from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
 from a2a_core.settings import Settings, SettingsError
 

@@ -14,7 +14,7 @@ from a2a_core.agent_card import CardBuilder
 from a2a_core.auth import CredentialsRejectedError, NoAuthenticator, Principal, build_authenticator
 from a2a_core.auth.local import dev_auth
 from a2a_core.auth.testing import LocalIssuer
-from a2a_core.dev import banner
+from a2a_core.dev.console import banner
 from a2a_core.settings import Settings, SettingsError
 from a2a_core.types import AgentSkill, to_wire
 

@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from a2a_core.core.changes import Change, status
-from a2a_core.core.engine import EngineConfig, TaskEngine
+from a2a_core.core.config import EngineConfig
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.page_tokens import Cursor, PageTokens
 from a2a_core.core.requests import ListTasksQuery

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 from a2a_core.agent_card import CardBuilder
 from a2a_core.compose.push import build_push_config_service, default_signers
 from a2a_core.core.broker import Broker
+from a2a_core.core.config import EngineConfig
 from a2a_core.core.context_store import ContextStore
-from a2a_core.core.engine import EngineConfig, TaskEngine
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore

@@ -12,15 +12,15 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from a2a_core.core.admission import check_message
 from a2a_core.core.broker import Broker, RunOperation
 from a2a_core.core.caller import Caller
 from a2a_core.core.changes import CREATED_SEQ, Change, status
+from a2a_core.core.config import EngineConfig
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
-    ContentTypeNotSupportedError,
     InvalidAgentResponseError,
     InvalidParamsError,
-    PushNotificationNotSupportedError,
     TaskNotCancelableError,
     TaskTerminalError,
 )
@@ -30,8 +30,7 @@ from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQuery, TaskRef
 from a2a_core.core.task_listing import TaskLister
-from a2a_core.types import FilePart, FileWithUri, Message, Role, Task, TaskState, TextPart
-from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, file_uri_refusal
+from a2a_core.types import Message, Task, TaskState
 
 if TYPE_CHECKING:
     from a2a_core.core.push_store import PushConfigs
@@ -47,22 +46,6 @@ class Submission:
     # The last log sequence number this submission wrote (None for a retry that wrote nothing):
     # a stream starts from the task as of here, not from whatever the worker did meanwhile.
     seq: int | None = None
-
-
-@dataclass(frozen=True)
-class EngineConfig:
-    default_blocking: bool = True
-    blocking_timeout: float = 25.0
-    input_modes: tuple[str, ...] = ("text/plain", "application/json")
-    output_modes: tuple[str, ...] = ("text/plain", "application/json")
-    max_parts_per_message: int = 100
-    max_text_part_chars: int = 200_000
-    max_history_length: int = 1000
-    file_uri_schemes: tuple[str, ...] = DEFAULT_FILE_URI_SCHEMES
-    # ListTasks with a state or timestamp filter: candidate tasks one page reads at most, and
-    # the first page reads to count the total (see `a2a_core.core.task_listing`).
-    list_scan_limit: int = 500
-    list_count_limit: int = 5000
 
 
 class TaskEngine:
@@ -91,7 +74,7 @@ class TaskEngine:
     async def submit(self, request: SendRequest, caller: Caller) -> Submission:
         """Create or continue the task and queue its turn; shared by sending and streaming."""
         message = request.message
-        self._check_message(request)
+        check_message(request, self.config, push_enabled=self.push is not None)
         push = request.push_config
         if push is not None and self.push is not None:
             # Refused before anything is written.
@@ -222,60 +205,6 @@ class TaskEngine:
             push = push.model_copy(update={"id": str(config_id)})
         await self.push.attach(task_id, push)
 
-    def _check_message(self, request: SendRequest) -> None:
-        message = request.message
-        if message.role != Role.user:
-            raise InvalidParamsError("message.role must be 'user' when a client sends a message")
-        self._check_size(message)
-        if request.push_config is not None and self.push is None:
-            raise PushNotificationNotSupportedError(
-                "This agent does not send push notifications (capabilities.pushNotifications is false)"
-            )
-        accepted = request.accepted_output_modes
-        if accepted and not any(_mode_matches(a, m) for a in accepted for m in self.config.output_modes):
-            raise ContentTypeNotSupportedError(
-                f"None of acceptedOutputModes {list(accepted)} is produced by this agent "
-                f"(it produces {list(self.config.output_modes)})",
-                data={"supportedOutputModes": list(self.config.output_modes)},
-            )
-        self._check_file_uris(message)
-        inputs = self.config.input_modes
-        for part in message.parts:
-            mime = part.file.mime_type if isinstance(part, FilePart) else None
-            if mime and not any(_mode_matches(mime, m) for m in inputs):
-                raise ContentTypeNotSupportedError(
-                    f"File part type {mime!r} is not accepted (accepted: {list(inputs)})",
-                    data={"supportedInputModes": list(inputs)},
-                )
-
-    def _check_file_uris(self, message: Message) -> None:
-        allowed = self.config.file_uri_schemes
-        for index, part in enumerate(message.parts):
-            if isinstance(part, FilePart) and isinstance(part.file, FileWithUri):
-                reason = file_uri_refusal(part.file.uri, allowed)
-                if reason is not None:
-                    field = f"message.parts.{index}.file.uri"
-                    raise InvalidParamsError(
-                        f"{field} {reason}", data={"field": field, "allowedSchemes": list(allowed)}
-                    )
-
-    def _check_size(self, message: Message) -> None:
-        """Limits that keep one request from costing the agent (and the table) without bound."""
-        most = self.config.max_parts_per_message
-        if len(message.parts) > most:
-            raise InvalidParamsError(
-                f"message.parts has {len(message.parts)} parts; this agent accepts at most {most}",
-                data={"field": "message.parts", "limit": most},
-            )
-        chars = self.config.max_text_part_chars
-        for index, part in enumerate(message.parts):
-            if isinstance(part, TextPart) and len(part.text) > chars:
-                raise InvalidParamsError(
-                    f"message.parts.{index}.text has {len(part.text)} characters; this agent accepts "
-                    f"at most {chars} per part",
-                    data={"field": f"message.parts.{index}.text", "limit": chars},
-                )
-
 
 def _raise_for_invalid_agent_response(task: Task) -> None:
     """A blocking caller whose turn failed on a malformed agent result gets -32006, not a Task."""
@@ -295,17 +224,3 @@ def _derive_id(principal: str, message: Message) -> str:
     parts = message.model_dump_json(include={"parts"})
     key = "\x00".join((principal, message.context_id or "", message.message_id, parts))
     return str(uuid.uuid5(_ID_NAMESPACE, hashlib.sha256(key.encode()).hexdigest()))
-
-
-def _mode_matches(offered: str, supported: str) -> bool:
-    """Media-type match with ``*`` wildcards on either side (``text/*``, ``*/*``)."""
-    offered_type, offered_sub = _split_mode(offered)
-    supported_type, supported_sub = _split_mode(supported)
-    types_match = "*" in (offered_type, supported_type) or offered_type == supported_type
-    subs_match = "*" in (offered_sub, supported_sub) or offered_sub == supported_sub
-    return types_match and subs_match
-
-
-def _split_mode(mode: str) -> tuple[str, str]:
-    kind, _, sub = mode.split(";")[0].strip().lower().partition("/")
-    return kind, sub or "*"

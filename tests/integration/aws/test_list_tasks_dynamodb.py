@@ -11,7 +11,8 @@ import pytest
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.engine import EngineConfig, TaskEngine
+from a2a_core.core.config import EngineConfig
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import ListTasksQuery
 from a2a_core.local.moto_server import LocalAws

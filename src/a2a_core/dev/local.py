@@ -1,0 +1,148 @@
+"""The local backend of `a2a-serverless dev`: moto's server started in-process, the worker and
+dead-letter Lambda handlers driven by SQS pollers (as event source mappings drive them in AWS),
+the push function fed by the table's stream, and optionally a state directory kept across
+restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from a2a_core.app import create_app
+from a2a_core.compose import build_server
+from a2a_core.core.broker import Broker
+from a2a_core.core.executor import AgentExecutor
+from a2a_core.core.notifying_store import NotifyingTaskStore
+from a2a_core.dev import DevStack
+from a2a_core.server import AgentServer
+from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
+
+if TYPE_CHECKING:
+    from a2a_core.local.journal import WriteJournal
+    from a2a_core.local.moto_server import LocalAws
+    from a2a_core.local.state import StateDir
+
+
+# What the local backend creates itself; naming them for it would be silently overridden.
+_LOCAL_RESOURCES = ("aws_endpoint_url", "table_name", "queue_url", "dlq_url", "bucket_name", "push_dlq_url")
+
+
+def local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+    from a2a_core.local.state import StateDir
+
+    named = [ENV_PREFIX + name.upper() for name in _LOCAL_RESOURCES if name in settings.model_fields_set]
+    if named:
+        raise SettingsError(
+            f"{', '.join(named)} name AWS resources, which the local backend creates itself: unset "
+            "them, or use --backend aws to use those resources"
+        )
+    state = StateDir(state_dir) if state_dir is not None else None
+    try:
+        return _local_stack_in(settings, agent, state)
+    except BaseException:
+        if state is not None:
+            state.close()
+        raise
+
+
+def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
+    from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
+    from a2a_core.compose.aws import build_aws_adapters, build_context_store
+    from a2a_core.local.moto_server import start_local_aws
+    from a2a_core.local.pollers import SqsPoller
+    from a2a_core.local.stream_poller import local_push_poller
+    from a2a_core.push.signing import LocalSigner
+
+    aws = start_local_aws("a2a-dev" if state is not None else None, settings.aws_region)
+    # Dev only, and only unless the variable says otherwise: webhooks on this machine
+    # (http://127.0.0.1:...) are the point of dev.
+    loopback = "push_allow_insecure_loopback" in settings.model_fields_set
+    settings = settings.model_copy(
+        update={
+            "aws_endpoint_url": aws.endpoint_url,
+            "table_name": aws.names.table,
+            "queue_url": aws.names.queue_url,
+            "dlq_url": aws.names.dlq_url,
+            "bucket_name": aws.names.bucket,
+            "push_dlq_url": aws.names.push_dlq_url,
+            "push_allow_insecure_loopback": settings.push_allow_insecure_loopback if loopback else True,
+        }
+    )
+    kept = "nothing: --fresh, it starts empty and forgets everything when it stops"
+    closers: list[Callable[[], None]] = []
+    if state is not None:
+        kept, journal = _restore(state, aws)
+        closers.extend([journal.close, state.close])
+    adapters = build_aws_adapters(settings, aws.clients)
+    # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
+    signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
+    service = build_server(
+        settings,
+        store=NotifyingTaskStore(adapters.store),
+        broker=adapters.broker,
+        context_store=build_context_store(settings, aws.clients),
+        push_store=adapters.push_store,
+        push_signers=[signer],
+    )
+    worker = service.worker(agent)
+    pollers = [
+        SqsPoller(
+            aws.clients.sqs,
+            aws.names.queue_url,
+            worker_handler(worker),
+            function_name="a2a-worker",
+            region=aws.region,
+            timeout_seconds=settings.lease_seconds,
+        ),
+        SqsPoller(
+            aws.clients.sqs,
+            aws.names.dlq_url,
+            dead_letter_handler(service.ledger),
+            function_name="a2a-dead-letters",
+            region=aws.region,
+        ),
+    ]
+    description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
+    stack = DevStack(service, worker, create_app(service), adapters.broker, description, local_aws=aws)
+    stack.kept, stack.closers = kept, closers
+    stack.background.extend(poller.run for poller in pollers)
+    if settings.push_enabled:  # the push function, fed by the table's stream
+        push_poller = local_push_poller(settings, aws, signer)
+        if state is not None:
+            push_poller.skip_existing()  # the restored history was notified before
+        stack.background.append(push_poller.run)
+    if state is not None:
+        stack.startup.append(lambda: _resume(service, adapters.broker, aws))
+    return stack
+
+
+def _restore(state: StateDir, aws: LocalAws) -> tuple[str, WriteJournal]:
+    """Replay the state's journal into the fresh emulator and journal from now on; the banner's
+    account of it, and the journal."""
+    from a2a_core.local.journal import WriteJournal, restore
+
+    restored = restore(
+        state.journal,
+        dynamodb=aws.clients.dynamodb,
+        s3=aws.clients.s3,
+        table=aws.names.table,
+        bucket=aws.names.bucket,
+        now=time.time(),
+    )
+    journal = WriteJournal(state.journal)
+    journal.attach(aws.clients.dynamodb)
+    journal.attach(aws.clients.s3)
+    kept = f"persistent at {state.path} ({restored.tasks} task(s) restored; --fresh starts empty)"
+    if restored.failed:
+        kept += f"; {restored.failed} journal entries could not be replayed (see the log)"
+    return kept, journal
+
+
+async def _resume(service: AgentServer, broker: Broker, aws: LocalAws) -> None:
+    from a2a_core.local.recovery import resume_runs, unfinished_tasks
+
+    task_ids = await asyncio.to_thread(unfinished_tasks, aws.clients.dynamodb, aws.names.table)
+    await resume_runs(service.ledger, broker, task_ids)
