@@ -15,12 +15,14 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Scope
 
 from a2a_core import sse
 from a2a_core.agent_card import public_url
@@ -84,10 +86,9 @@ def create_app(
                 f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
             )
             return _rest_response(error_response(error))
-        path = request.scope.get("raw_path") or request.url.path.encode()
         answer = await service.protocols.rest.handle(
             request.method,
-            path.decode("latin-1") if isinstance(path, bytes) else str(path),
+            _raw_path(request.scope),
             request.query_params.multi_items(),
             body,
             _caller(request, principal.key),
@@ -177,6 +178,25 @@ def _not_allowed(routes: list[Route]) -> list[Route]:
         )
         for path, methods in allowed.items()
     ]
+
+
+# What may stand unescaped in an encoded path besides letters, digits and "/": "%" (an escape),
+# RFC 3986's sub-delims, ":" and "@".
+_PATH_SAFE = "/%:@!$&'()*+,;=~"
+
+
+def _raw_path(scope: Scope) -> str:
+    """The path still percent-encoded, as the HTTP+JSON routes want it (an id may hold ``/``).
+
+    Servers give ``raw_path``; Mangum does not, and its ``path`` is the event's: still encoded
+    behind a REST API or a function URL, decoded behind an HTTP API. Escaping only what cannot
+    stand in an encoded path (non-ASCII, spaces, ``?``, ``#``) leaves the first unchanged and
+    makes the second one that decodes back to the same text.
+    """
+    raw = scope.get("raw_path")
+    if raw:
+        return bytes(raw).decode("latin-1")
+    return quote(str(scope["path"]), safe=_PATH_SAFE)
 
 
 def _version(request: Request) -> Version | VersionNotSupportedError:

@@ -28,7 +28,7 @@ from a2a_core.core.errors import (
     MethodNotFoundError,
     VersionNotSupportedError,
 )
-from a2a_core.protocol.validation import invalid_params, not_unicode_error
+from a2a_core.protocol.validation import invalid_params, not_unicode_error, too_deep_error
 from a2a_core.protocol.versions import Version
 from a2a_core.streaming import StreamItem
 
@@ -178,7 +178,8 @@ def parse_envelope(body: bytes) -> Envelope:
     try:
         payload = rawjson.parse(body, max_depth=MAX_JSON_DEPTH, wanted=("id",))
     except rawjson.TooDeepError as error:
-        raise RequestError(_readable_id(error.top_level), _too_deep_error(error.path)) from None
+        too_deep = too_deep_error(error.path, MAX_JSON_DEPTH)
+        raise RequestError(_readable_id(error.top_level), too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
     if not isinstance(payload, dict):
@@ -222,13 +223,6 @@ def _readable_id(payload: Mapping[str, Any]) -> RequestId:
     if isinstance(request_id, str) and rawjson.lone_surrogate_path(request_id) is not None:
         return None
     return request_id
-
-
-def _too_deep_error(path: rawjson.Path) -> InvalidRequestError:
-    return InvalidRequestError(
-        f"Request nests objects and arrays deeper than {MAX_JSON_DEPTH} levels",
-        data={"field": rawjson.dotted(path), "maxDepth": MAX_JSON_DEPTH},
-    )
 
 
 class RequestError(Exception):
