@@ -29,7 +29,6 @@ from a2a_core.agent_card import public_url
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError, VersionNotSupportedError
-from a2a_core.protocol.jsonrpc import error_body
 from a2a_core.protocol.versions import Version, requested_version
 from a2a_core.server import AgentServer
 
@@ -40,6 +39,10 @@ EXTENDED_CARD_PATH = "/agent/authenticatedExtendedCard"
 
 class _BodyTooLargeError(Exception):
     pass
+
+
+def _too_large(limit: int) -> InvalidRequestError:
+    return InvalidRequestError(f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit})
 
 
 def create_app(
@@ -60,14 +63,13 @@ def create_app(
             principal = await authenticator.authenticate(request.scope, request.headers)
         except AuthError as denied:
             return denied.response()
+        version = _version(request)
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
-            error = InvalidRequestError(
-                f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
-            )
-            return Response(error_body(None, error), media_type=JSON)
-        reply = await service.dispatcher.dispatch(body, _caller(request, principal.key), _version(request))
+            refusal = service.dispatcher.refusal(version, _too_large(limit))
+            return Response(refusal, media_type=JSON)
+        reply = await service.dispatcher.dispatch(body, _caller(request, principal.key), version)
         if isinstance(reply, bytes):
             return Response(reply, media_type=JSON)
         return await stream(request, reply)
@@ -82,10 +84,7 @@ def create_app(
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
-            error = InvalidRequestError(
-                f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
-            )
-            return _rest_response(error_response(error))
+            return _rest_response(error_response(_too_large(limit)))
         answer = await service.protocols.rest.handle(
             request.method,
             _raw_path(request.scope),

@@ -224,7 +224,9 @@ class TaskEngine:
     def _check_message(self, request: SendRequest) -> None:
         message = request.message
         if message.role != Role.user:
-            raise InvalidParamsError("message.role must be 'user' when a client sends a message")
+            raise InvalidParamsError(
+                "message.role must be 'user' when a client sends a message", data={"field": "message.role"}
+            )
         self._check_size(message)
         if request.push_config is not None and self.push is None:
             raise PushNotificationNotSupportedError(

@@ -114,7 +114,7 @@ class Dispatcher:
         served (answered once the id is read). Errors found before a stream starts (bad params,
         an unknown task to continue) are plain JSON bodies, as every generation requires.
         """
-        binding = self.binding(version if isinstance(version, Version) else Version.V1_0)
+        binding = self._answering(version)
         try:
             envelope = parse_envelope(body)
         except RequestError as error:
@@ -126,6 +126,15 @@ class Dispatcher:
         except RequestError as error:
             return binding.error_body(error.request_id, error.error)
         return await self._run(binding, call, caller)
+
+    def refusal(self, version: Version | VersionNotSupportedError, error: A2AError) -> bytes:
+        """The response to a request refused before its body was read (so its id is null), in the
+        shape of the generation it asked for."""
+        return self._answering(version).error_body(None, error)
+
+    def _answering(self, version: Version | VersionNotSupportedError) -> Binding:
+        # A version that is not served is answered by the newest generation's error shape.
+        return self.binding(version if isinstance(version, Version) else Version.V1_0)
 
     def _call(self, binding: Binding, envelope: Envelope) -> Call:
         method = binding.methods.get(envelope.method)

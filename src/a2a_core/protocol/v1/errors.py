@@ -155,10 +155,14 @@ def field_violations(error: A2AError) -> list[dict[str, str]]:
 
 
 _INDEX = re.compile(r"\.(\d+)(?=\.|$)")
+# The core names a part's file members as the domain model (0.x) has them; 1.0 parts are flat.
+_FILE_MEMBER = re.compile(r"\.file\.(uri|bytes|mimeType|name)$")
+_V1_PART_MEMBERS = {"uri": ".url", "bytes": ".raw", "mimeType": ".mediaType", "name": ".filename"}
 
 
 def _google_path(field: str) -> str:
     # 0.x details name list items as `message.parts.0.text`; google.rpc wants `message.parts[0].text`.
+    field = _FILE_MEMBER.sub(lambda member: _V1_PART_MEMBERS[member[1]], field)
     return _INDEX.sub(r"[\1]", field)
 
 
