@@ -200,7 +200,7 @@ def _raw_path(scope: Scope) -> str:
 
 def _version(request: Request) -> Version | VersionNotSupportedError:
     try:
-        return requested_version(request.headers, request.query_params)
+        return requested_version(request.headers.items(), request.query_params.multi_items())
     except VersionNotSupportedError as error:
         return error
 
