@@ -12,6 +12,7 @@ import os
 from typing import Any
 
 from mangum import Mangum
+from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 
 from a2a_core.app import create_app
 from a2a_core.auth import Authenticator
@@ -38,7 +39,9 @@ store, broker, push_store, authenticator = _adapters(settings)
 app = create_app(
     build_server(settings, store=store, broker=broker, push_store=push_store), authenticator=authenticator
 )
-_mangum = Mangum(app, lifespan="off")
+# Mangum base64-encodes any other media type, and a REST API without binary media types hands
+# that base64 to the client as the body: the HTTP+JSON binding answers application/a2a+json.
+_mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])
 if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
     gc.freeze()  # what the cold start built lives as long as the container; collections skip it
 

@@ -179,18 +179,16 @@ def _not_allowed(routes: list[Route]) -> list[Route]:
     ]
 
 
-# What may stand unescaped in an encoded path besides letters, digits and "/": "%" (an escape),
-# RFC 3986's sub-delims, ":" and "@".
-_PATH_SAFE = "/%:@!$&'()*+,;=~"
+# What may stand unescaped in a path segment besides letters, digits and "/": RFC 3986's
+# sub-delims, ":" (the `:verb` of google.api.http paths) and "@".
+_PATH_SAFE = "/:@!$&'()*+,;=~"
 
 
 def _raw_path(scope: Scope) -> str:
     """The path still percent-encoded, as the HTTP+JSON routes want it (an id may hold ``/``).
 
-    Servers give ``raw_path``; Mangum does not, and its ``path`` is the event's: still encoded
-    behind a REST API or a function URL, decoded behind an HTTP API. Escaping only what cannot
-    stand in an encoded path (non-ASCII, spaces, ``?``, ``#``) leaves the first unchanged and
-    makes the second one that decodes back to the same text.
+    Servers give ``raw_path``. Mangum does not: its ``path`` is decoded, as ASGI's is, so it is
+    encoded again (an escaped ``/`` in an id is lost by then; non-ASCII ids and ``%`` survive).
     """
     raw = scope.get("raw_path")
     if raw:

@@ -27,6 +27,9 @@ class Version(Enum):
 _SERVED: dict[tuple[int, int], Version] = {(0, 2): Version.V0_3, (0, 3): Version.V0_3, (1, 0): Version.V1_0}
 SUPPORTED = tuple(version.value for version in Version)
 
+# Header fields or query parameters: a mapping, or (name, value) pairs that may repeat a name.
+Fields = Mapping[str, str] | Iterable[tuple[str, str]]
+
 _PATTERN = re.compile(r"(\d+)\.(\d+)(?:\.\d+)?")
 
 
@@ -46,9 +49,7 @@ def parse_version(value: str | None) -> Version:
     return served
 
 
-def requested_version(
-    headers: Mapping[str, str] | Iterable[tuple[str, str]], query: Mapping[str, str] | Iterable[tuple[str, str]]
-) -> Version:
+def requested_version(headers: Fields, query: Fields) -> Version:
     """The version of a request, from its headers and query parameters (names in any case; pass
     repeated ones as pairs).
 
@@ -69,7 +70,7 @@ def requested_version(
     return versions.pop()
 
 
-def _lookup(values: Mapping[str, str] | Iterable[tuple[str, str]]) -> list[str]:
+def _lookup(values: Fields) -> list[str]:
     wanted = HEADER.lower()
     pairs = values.items() if isinstance(values, Mapping) else values
     return [item for name, value in pairs if name.lower() == wanted for item in value.split(",")]
