@@ -202,7 +202,7 @@ def _routes_to_the_api_function(template: Template, route: dict[str, Any]) -> bo
     function = logical_id(template, "AWS::Lambda::Function", "/Functions/Api/Resource")
     props = template.find_resources("AWS::ApiGatewayV2::Integration")[integration]["Properties"]
     target = {"Fn::Join": ["", ["integrations/", {"Ref": integration}]]}
-    return route["Target"] == target and props["IntegrationUri"] == {"Fn::GetAtt": [function, "Arn"]}
+    return bool(route["Target"] == target and props["IntegrationUri"] == {"Fn::GetAtt": [function, "Arn"]})
 
 
 def _http_cases() -> Iterator[tuple[str, str]]:
