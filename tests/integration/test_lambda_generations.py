@@ -3,10 +3,11 @@
 Each request is a real event from tests/events: the REST API's (payload 1.0, ``apigw_rest_*``),
 the HTTP API's (payload 2.0, ``apigw_http_*``) and a function URL's (2.0, ``lambda_url_*``),
 for a 0.2.5 ``message/send``, an a2a-sdk 0.3 ``message/send``, a 1.0 JSON-RPC ``SendMessage``
-and the 1.0 HTTP+JSON routes (send, get, list with query parameters, cancel, and a stream,
-buffered into one SSE body). Events that name a task say ``TASK_ID``. No worker runs in the API
-function: tests that need a turn to finish run it on the handler's own memory store and queue,
-on the loop the handler drives.
+(and ``SendStreamingMessage``) and the 1.0 HTTP+JSON routes (send, get, list with query
+parameters, cancel, and ``message:stream``); streams come back buffered into one SSE body.
+Events that name a task say ``TASK_ID``. No worker runs in the API function: tests that need a
+turn to finish run it on the handler's own memory store and queue, on the loop the handler
+drives.
 """
 
 from __future__ import annotations
@@ -127,16 +128,39 @@ def test_the_1_0_http_json_routes(api: ModuleType, door: str) -> None:
     assert call(api, door, event(door, "v1_list_tasks"), a2a_json)["tasks"] == []
 
 
+def _json_rpc_stream(door: str) -> dict[str, Any]:
+    """The 1.0 JSON-RPC event, carrying SendStreamingMessage instead of SendMessage."""
+    request = event(door, "v1_jsonrpc_send_message")
+    body = json.loads(request["body"])
+    body["method"] = "SendStreamingMessage"
+    body["params"] = json.loads(event(door, "v1_message_stream")["body"])
+    request["body"] = json.dumps(body)
+    for headers in (request["headers"], request.get("multiValueHeaders", {})):
+        for name in list(headers):
+            if name.lower() == "content-length":
+                headers[name] = str(len(request["body"]))
+            if name.lower() == "accept":
+                headers[name] = (
+                    ["text/event-stream"] if isinstance(headers[name], list) else "text/event-stream"
+                )
+    return request
+
+
+@pytest.mark.parametrize("binding", ["HTTP+JSON", "JSONRPC"])
 def test_a_1_0_stream_is_one_buffered_sse_body(
-    api: ModuleType, door: str, loop: asyncio.AbstractEventLoop
+    api: ModuleType, door: str, binding: str, loop: asyncio.AbstractEventLoop
 ) -> None:
+    request = event(door, "v1_message_stream") if binding == "HTTP+JSON" else _json_rpc_stream(door)
     worker = run_turn(api, loop, slow)
-    status, headers, body = invoke(api, door, event(door, "v1_message_stream"))
+    status, headers, body = invoke(api, door, request)
     loop.run_until_complete(worker)
     assert status == 200
     assert headers["content-type"].startswith("text/event-stream")
     assert body.endswith(("\n\n", "\r\n\r\n"))
     events = sse_data(body)
+    if binding == "JSONRPC":  # each event is a JSON-RPC response carrying a StreamResponse
+        assert {answer["id"] for answer in events} == {"7a1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"}
+        events = [answer["result"] for answer in events]
     assert list(events[0]) == ["task"]
     task_id = events[0]["task"]["id"]
     chunks = [e["artifactUpdate"]["artifact"]["parts"][0]["text"] for e in events if "artifactUpdate" in e]
