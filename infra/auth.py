@@ -146,7 +146,8 @@ def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
             status="503",
         )
     if mode is AuthMode.IAM:
-        # Every path has a method (the proxy), so a missing token can only mean an unsigned request.
+        # Every path the agent serves has a method (the proxy), so a missing token means an unsigned
+        # request; only a path that is not the agent's (POST /healthz, /docs/x) gets it otherwise.
         _respond(
             rest_api,
             "MissingSignature",

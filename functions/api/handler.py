@@ -40,8 +40,8 @@ store, broker, push_store, authenticator = _adapters(settings)
 app = create_app(
     build_server(settings, store=store, broker=broker, push_store=push_store), authenticator=authenticator
 )
-# The 1.0 HTTP+JSON binding answers application/a2a+json, which Mangum would send base64-encoded
-# as binary; a REST API (no binary media types) passes that base64 on to the client as is.
+# Mangum base64-encodes any other media type, and a REST API without binary media types hands
+# that base64 to the client as the body: the HTTP+JSON binding answers application/a2a+json.
 _mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])
 if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
     gc.freeze()  # what the cold start built lives as long as the container; collections skip it

@@ -15,19 +15,20 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from importlib import resources
 from typing import Any
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import Scope
 
 from a2a_core import sse
 from a2a_core.agent_card import public_url
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError, VersionNotSupportedError
-from a2a_core.protocol.jsonrpc import error_body
 from a2a_core.protocol.versions import Version, requested_version
 from a2a_core.server import AgentServer
 
@@ -38,6 +39,10 @@ EXTENDED_CARD_PATH = "/agent/authenticatedExtendedCard"
 
 class _BodyTooLargeError(Exception):
     pass
+
+
+def _too_large(limit: int) -> InvalidRequestError:
+    return InvalidRequestError(f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit})
 
 
 def create_app(
@@ -58,14 +63,13 @@ def create_app(
             principal = await authenticator.authenticate(request.scope, request.headers)
         except AuthError as denied:
             return denied.response()
+        version = _version(request)
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
-            error = InvalidRequestError(
-                f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
-            )
-            return Response(error_body(None, error), media_type=JSON)
-        reply = await service.dispatcher.dispatch(body, _caller(request, principal.key), _version(request))
+            refusal = service.dispatcher.refusal(version, _too_large(limit))
+            return Response(refusal, media_type=JSON)
+        reply = await service.dispatcher.dispatch(body, _caller(request, principal.key), version)
         if isinstance(reply, bytes):
             return Response(reply, media_type=JSON)
         return await stream(request, reply)
@@ -80,14 +84,10 @@ def create_app(
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
-            error = InvalidRequestError(
-                f"Request body exceeds the {limit}-byte limit", data={"maxBodyBytes": limit}
-            )
-            return _rest_response(error_response(error))
-        path = request.scope.get("raw_path") or request.url.path.encode()
+            return _rest_response(error_response(_too_large(limit)))
         answer = await service.protocols.rest.handle(
             request.method,
-            path.decode("latin-1") if isinstance(path, bytes) else str(path),
+            _raw_path(request.scope),
             request.query_params.multi_items(),
             body,
             _caller(request, principal.key),
@@ -179,9 +179,26 @@ def _not_allowed(routes: list[Route]) -> list[Route]:
     ]
 
 
+# What may stand unescaped in a path segment besides letters, digits and "/": RFC 3986's
+# sub-delims, ":" (the `:verb` of google.api.http paths) and "@".
+_PATH_SAFE = "/:@!$&'()*+,;=~"
+
+
+def _raw_path(scope: Scope) -> str:
+    """The path still percent-encoded, as the HTTP+JSON routes want it (an id may hold ``/``).
+
+    Servers give ``raw_path``. Mangum does not: its ``path`` is decoded, as ASGI's is, so it is
+    encoded again (an escaped ``/`` in an id is lost by then; non-ASCII ids and ``%`` survive).
+    """
+    raw = scope.get("raw_path")
+    if raw:
+        return bytes(raw).decode("latin-1")
+    return quote(str(scope["path"]), safe=_PATH_SAFE)
+
+
 def _version(request: Request) -> Version | VersionNotSupportedError:
     try:
-        return requested_version(request.headers, request.query_params)
+        return requested_version(request.headers.items(), request.query_params.multi_items())
     except VersionNotSupportedError as error:
         return error
 

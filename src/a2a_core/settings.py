@@ -20,6 +20,12 @@ from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, SCHEME
 ENV_PREFIX = "A2A_"
 
 
+# Tenant names whose `/{tenant}/...` paths collide with the app's: `/tasks/tasks` would be task
+# "tasks"; the others are public resources of the REST API front door, whose paths API Gateway
+# never hands to the `{proxy+}` beside them.
+RESERVED_TENANTS = frozenset({"tasks", ".well-known", "healthz", "docs"})
+
+
 class SettingsError(ValueError):
     """Configuration is missing or malformed; the message names the variable."""
 
@@ -141,6 +147,16 @@ class Settings(BaseModel):
         if bad:
             raise ValueError(f"not URI schemes: {bad}")
         return list(dict.fromkeys(lowered))
+
+    @field_validator("tenant")
+    @classmethod
+    def _tenant(cls, tenant: str | None) -> str | None:
+        if tenant in RESERVED_TENANTS:
+            raise ValueError(
+                f"{tenant!r} cannot be a tenant: its /{tenant}/... paths collide with the agent's own "
+                f"(reserved: {', '.join(sorted(RESERVED_TENANTS))})"
+            )
+        return tenant
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -17,11 +17,11 @@ from a2a.client import A2ACardResolver
 from a2a.types import (
     CancelTaskRequest,
     GetTaskRequest,
-    InvalidParamsError,
     Role,
     TaskNotCancelableError,
     TaskNotFoundError,
     TaskState,
+    UnsupportedOperationError,
 )
 
 from clients.sdk13 import (
@@ -152,7 +152,8 @@ async def test_cancel_then_cancel_again_then_continue(multiturn_server: str) -> 
         with pytest.raises(TaskNotCancelableError):
             await client.cancel_task(CancelTaskRequest(id=task.id))
 
-        with pytest.raises(InvalidParamsError, match="canceled"):
+        # 1.0 (spec 3.1.1): a message to a terminal task is UnsupportedOperationError (0.x: -32602).
+        with pytest.raises(UnsupportedOperationError, match="canceled"):
             await send(client, user_message("anyone", task_id=task.id, context_id=task.context_id))
 
 

@@ -42,6 +42,10 @@ def test_overrides_win_and_none_overrides_are_ignored() -> None:
         ({"A2A_MAX_BODY_BYTES": "0"}, "A2A_MAX_BODY_BYTES"),
         ({"A2A_BLOCKING_TIMEOUT_SECONDS": "60"}, "A2A_BLOCKING_TIMEOUT_SECONDS"),
         ({"A2A_BACKEND": "redis"}, "A2A_BACKEND"),
+        ({"A2A_TENANT": "acme/eu"}, "A2A_TENANT"),
+        # /tasks/tasks would be task "tasks"; /healthz/... never reaches the REST API's proxy.
+        ({"A2A_TENANT": "tasks"}, "A2A_TENANT: .*'tasks' cannot be a tenant"),
+        ({"A2A_TENANT": "healthz"}, "collide with the agent's own"),
     ],
 )
 def test_bad_values_name_the_variable(env: dict[str, str], message: str) -> None:

@@ -18,7 +18,9 @@ def check_message(request: SendRequest, config: EngineConfig, *, push_enabled: b
     """Refuse, before anything is written, a message this agent does not take."""
     message = request.message
     if message.role != Role.user:
-        raise InvalidParamsError("message.role must be 'user' when a client sends a message")
+        raise InvalidParamsError(
+            "message.role must be 'user' when a client sends a message", data={"field": "message.role"}
+        )
     _check_size(message, config)
     if request.push_config is not None and not push_enabled:
         raise PushNotificationNotSupportedError(

@@ -28,7 +28,7 @@ from a2a_core.core.errors import (
     MethodNotFoundError,
     VersionNotSupportedError,
 )
-from a2a_core.protocol.validation import invalid_params, not_unicode_error
+from a2a_core.protocol.validation import invalid_params, not_unicode_error, too_deep_error
 from a2a_core.protocol.versions import Version
 from a2a_core.streaming import StreamItem
 
@@ -123,7 +123,7 @@ class Dispatcher:
         served (answered once the id is read). Errors found before a stream starts (bad params,
         an unknown task to continue) are plain JSON bodies, as every generation requires.
         """
-        binding = self.binding(version if isinstance(version, Version) else Version.V1_0)
+        binding = self._answering(version)
         try:
             envelope = parse_envelope(body)
         except RequestError as error:
@@ -135,6 +135,15 @@ class Dispatcher:
         except RequestError as error:
             return binding.error_body(error.request_id, error.error)
         return await self._run(binding, call, caller)
+
+    def refusal(self, version: Version | VersionNotSupportedError, error: A2AError) -> bytes:
+        """The response to a request refused before its body was read (so its id is null), in the
+        shape of the generation it asked for."""
+        return self._answering(version).error_body(None, error)
+
+    def _answering(self, version: Version | VersionNotSupportedError) -> Binding:
+        # A version that is not served is answered by the newest generation's error shape.
+        return self.binding(version if isinstance(version, Version) else Version.V1_0)
 
     def _call(self, binding: Binding, envelope: Envelope) -> Call:
         method = binding.methods.get(envelope.method)
@@ -189,7 +198,8 @@ def parse_envelope(body: bytes) -> Envelope:
     try:
         payload = rawjson.parse(body, max_depth=MAX_JSON_DEPTH, wanted=("id",))
     except rawjson.TooDeepError as error:
-        raise RequestError(_readable_id(error.top_level), _too_deep_error(error.path)) from None
+        too_deep = too_deep_error(error.path, MAX_JSON_DEPTH)
+        raise RequestError(_readable_id(error.top_level), too_deep) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
     if not isinstance(payload, dict):
@@ -233,13 +243,6 @@ def _readable_id(payload: Mapping[str, Any]) -> RequestId:
     if isinstance(request_id, str) and rawjson.lone_surrogate_path(request_id) is not None:
         return None
     return request_id
-
-
-def _too_deep_error(path: rawjson.Path) -> InvalidRequestError:
-    return InvalidRequestError(
-        f"Request nests objects and arrays deeper than {MAX_JSON_DEPTH} levels",
-        data={"field": rawjson.dotted(path), "maxDepth": MAX_JSON_DEPTH},
-    )
 
 
 class RequestError(Exception):

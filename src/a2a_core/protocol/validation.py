@@ -1,5 +1,6 @@
 """Refusing params: pydantic's validation errors as -32602 naming the client's own fields, and
-text that is not Unicode (lone surrogates) found before any model sees it."""
+what `rawjson` finds before any model sees a body (text that is not Unicode, nesting too deep),
+for every binding that reads a JSON body."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from a2a_core import rawjson
-from a2a_core.core.errors import InvalidParamsError
+from a2a_core.core.errors import InvalidParamsError, InvalidRequestError
 
 
 def invalid_params(error: ValidationError, params: Any = None) -> InvalidParamsError:
@@ -66,4 +67,11 @@ def not_unicode_error(path: rawjson.Path) -> InvalidParamsError:
     return InvalidParamsError(
         f"Invalid params: {field}: {message}",
         data=[{"field": field, "message": message, "type": "string_unicode"}],
+    )
+
+
+def too_deep_error(path: rawjson.Path, limit: int) -> InvalidRequestError:
+    return InvalidRequestError(
+        f"Request nests objects and arrays deeper than {limit} levels",
+        data={"field": rawjson.dotted(path), "maxDepth": limit},
     )

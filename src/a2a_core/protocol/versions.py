@@ -10,7 +10,7 @@ VersionNotSupportedError that lists what is served.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum
 
 from a2a_core.core.errors import VersionNotSupportedError
@@ -26,6 +26,9 @@ class Version(Enum):
 # Major.Minor -> the codec that serves it; 0.2 requests are served by the 0.3 codec.
 _SERVED: dict[tuple[int, int], Version] = {(0, 2): Version.V0_3, (0, 3): Version.V0_3, (1, 0): Version.V1_0}
 SUPPORTED = tuple(version.value for version in Version)
+
+# Header fields or query parameters: a mapping, or (name, value) pairs that may repeat a name.
+Fields = Mapping[str, str] | Iterable[tuple[str, str]]
 
 _PATTERN = re.compile(r"(\d+)\.(\d+)(?:\.\d+)?")
 
@@ -46,24 +49,28 @@ def parse_version(value: str | None) -> Version:
     return served
 
 
-def requested_version(headers: Mapping[str, str], query: Mapping[str, str]) -> Version:
-    """The version of a request, from its headers and query parameters (names in any case).
+def requested_version(headers: Fields, query: Fields) -> Version:
+    """The version of a request, from its headers and query parameters (names in any case; pass
+    repeated ones as pairs).
 
-    When both are given they must agree; a request that asks for two versions gets an error.
+    Every value given must ask for the same version: the header and the query parameter, a
+    header sent twice, and the items of one comma-separated value (how API Gateway and Mangum
+    hand a Lambda a repeated header), so a request is read alike by every front door.
     """
-    header = _lookup(headers)
-    param = _lookup(query)
-    if header is None or param is None:
-        return parse_version(header if header is not None else param)
-    from_header, from_param = parse_version(header), parse_version(param)
-    if from_header is not from_param:
+    given = [*_lookup(headers), *_lookup(query)]
+    if not given:
+        return Version.V0_3
+    versions = {parse_version(value) for value in given}
+    if len(versions) > 1:
         raise VersionNotSupportedError(
-            f"A2A-Version header {header!r} and query parameter {param!r} disagree; send one version",
-            data={"requestedVersion": f"{header},{param}", "supportedVersions": list(SUPPORTED)},
+            f"A2A-Version is given more than once and the values disagree ({', '.join(map(repr, given))}); "
+            "send one version",
+            data={"requestedVersion": ",".join(given), "supportedVersions": list(SUPPORTED)},
         )
-    return from_header
+    return versions.pop()
 
 
-def _lookup(values: Mapping[str, str]) -> str | None:
+def _lookup(values: Fields) -> list[str]:
     wanted = HEADER.lower()
-    return next((value for name, value in values.items() if name.lower() == wanted), None)
+    pairs = values.items() if isinstance(values, Mapping) else values
+    return [item for name, value in pairs if name.lower() == wanted for item in value.split(",")]

@@ -225,6 +225,7 @@ def test_metadata_values_are_strings() -> None:
         (e.StoreUnavailableError(), "INTERNAL_ERROR", 503, "UNAVAILABLE"),
         (e.BrokerUnavailableError(), "INTERNAL_ERROR", 503, "UNAVAILABLE"),
         (e.InvalidTransitionError("no"), "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
+        (e.TaskTerminalError("ended"), "UNSUPPORTED_OPERATION", 400, "FAILED_PRECONDITION"),
         (e.A2AError("base"), "INTERNAL_ERROR", 500, "INTERNAL"),
         (MethodNotAllowedError(data={"allow": "POST"}), "METHOD_NOT_FOUND", 405, "UNIMPLEMENTED"),
     ],

@@ -200,6 +200,15 @@ def test_parse_body() -> None:
             parse_body(not_an_object)
 
 
+def test_parse_body_refuses_what_json_rpc_refuses() -> None:
+    with pytest.raises(InvalidParamsError) as surrogate:
+        parse_body(b'{"message": {"parts": [{"text": "\\ud800"}]}}')
+    assert surrogate.value.data[0]["field"] == "message.parts.0.text"
+    with pytest.raises(InvalidRequestError) as deep:
+        parse_body(b'{"metadata": ' + b"[" * 5000 + b"]" * 5000 + b"}")
+    assert deep.value.data == {"field": "metadata" + ".0" * 63, "maxDepth": 64}
+
+
 def test_a_body_must_be_an_object_for_body_routes() -> None:
     body: Any = ["x"]
     with pytest.raises(InvalidRequestError):

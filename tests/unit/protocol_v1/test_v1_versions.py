@@ -60,3 +60,15 @@ def test_header_and_query_must_agree() -> None:
         requested_version({"a2a-version": "1.0"}, {"A2A-Version": "0.3"})
     with pytest.raises(VersionNotSupportedError, match=r"'2\.0'"):
         requested_version({"a2a-version": "1.0"}, {"A2A-Version": "2.0"})
+
+
+def test_a_repeated_header_is_read_as_one_list_whatever_the_front_door() -> None:
+    # uvicorn hands the app both headers; API Gateway and Mangum join them with commas.
+    assert requested_version([("A2A-Version", "1.0"), ("a2a-version", "1.0")], []) is Version.V1_0
+    assert requested_version([("a2a-version", "1.0, 1.0.1")], []) is Version.V1_0
+    for headers in ([("a2a-version", "1.0"), ("a2a-version", "0.3")], [("a2a-version", "1.0,0.3")]):
+        with pytest.raises(VersionNotSupportedError, match="disagree") as caught:
+            requested_version(headers, [])
+        assert caught.value.data == {"requestedVersion": "1.0,0.3", "supportedVersions": ["0.3", "1.0"]}
+    with pytest.raises(VersionNotSupportedError, match="disagree"):
+        requested_version([], [("A2A-Version", "1.0"), ("A2A-Version", "0.3")])

@@ -33,6 +33,7 @@ from a2a_core.core.errors import (
     StoreUnavailableError,
     TaskNotCancelableError,
     TaskNotFoundError,
+    TaskTerminalError,
     UnsupportedOperationError,
     VersionNotSupportedError,
 )
@@ -78,6 +79,8 @@ ERROR_TABLE: Mapping[type[A2AError], ErrorMapping] = {
         -32003, "PUSH_NOTIFICATION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400
     ),
     UnsupportedOperationError: _m(-32004, "UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
+    # 1.0 (3.1.1): a message to a terminal task is UnsupportedOperationError; 0.x answers -32602.
+    TaskTerminalError: _m(-32004, "UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
     ContentTypeNotSupportedError: _m(-32005, "CONTENT_TYPE_NOT_SUPPORTED", "INVALID_ARGUMENT", 400),
     InvalidAgentResponseError: _m(-32006, "INVALID_AGENT_RESPONSE", "INTERNAL", 500),
     ExtendedAgentCardNotConfiguredError: _m(
@@ -152,10 +155,14 @@ def field_violations(error: A2AError) -> list[dict[str, str]]:
 
 
 _INDEX = re.compile(r"\.(\d+)(?=\.|$)")
+# The core names a part's file members as the domain model (0.x) has them; 1.0 parts are flat.
+_FILE_MEMBER = re.compile(r"\.file\.(uri|bytes|mimeType|name)$")
+_V1_PART_MEMBERS = {"uri": ".url", "bytes": ".raw", "mimeType": ".mediaType", "name": ".filename"}
 
 
 def _google_path(field: str) -> str:
     # 0.x details name list items as `message.parts.0.text`; google.rpc wants `message.parts[0].text`.
+    field = _FILE_MEMBER.sub(lambda member: _V1_PART_MEMBERS[member[1]], field)
     return _INDEX.sub(r"[\1]", field)
 
 

@@ -24,7 +24,6 @@ matches with it the whole segment is tried as a value (so ``GET /tasks/urn:x`` r
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,9 +31,12 @@ from urllib.parse import unquote
 
 from pydantic.alias_generators import to_camel, to_snake
 
+from a2a_core import rawjson
 from a2a_core.core.errors import InvalidParamsError, InvalidRequestError, JSONParseError, MethodNotFoundError
+from a2a_core.protocol.jsonrpc import MAX_JSON_DEPTH
 from a2a_core.protocol.v1.errors import MethodNotAllowedError
 from a2a_core.protocol.v1.request_codec import STREAMING_OPERATIONS
+from a2a_core.protocol.validation import not_unicode_error, too_deep_error
 
 BOOL = "bool"
 SCALAR = "scalar"
@@ -151,15 +153,24 @@ def match(method: str, path: str) -> tuple[Route, dict[str, str]]:
 
 
 def parse_body(raw: bytes) -> dict[str, Any] | None:
-    """A request body as a JSON object (None when empty); JSONParseError / InvalidRequestError."""
+    """A request body as a JSON object (None when empty), read as a JSON-RPC body is (`rawjson`).
+
+    Raises JSONParseError for a body that is not JSON, InvalidRequestError for one that is not an
+    object or nests deeper than JSON-RPC allows, InvalidParamsError naming a string that holds a
+    lone surrogate (it could be neither hashed nor stored).
+    """
     if not raw.strip():
         return None
     try:
-        value = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        value = rawjson.parse(raw, max_depth=MAX_JSON_DEPTH)
+    except rawjson.TooDeepError as error:
+        raise too_deep_error(error.path, MAX_JSON_DEPTH) from None
+    except (ValueError, UnicodeDecodeError) as error:
         raise JSONParseError(f"Invalid JSON payload: {error}") from None
     if not isinstance(value, dict):
         raise InvalidRequestError("The request body must be a JSON object")
+    if rawjson.may_hold_surrogates(raw) and (path := rawjson.lone_surrogate_path(value)) is not None:
+        raise not_unicode_error(path)
     return value
 
 
