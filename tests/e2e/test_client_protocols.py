@@ -429,9 +429,33 @@ async def test_a_0_2_5_card_at_agent_json_is_spoken_to_in_0_2_5(scripted_server:
         async with recording(stub) as (client, recorder):
             assert (await client.interface()).version == "0.2.5"
             await exercise_0_x(client, recorder)
-    # Our own server's 0.2.5 card, named directly.
+    # Our own server's 0.2.5 card, named directly, or asked for.
     async with A2AClient(f"{scripted_server}.well-known/agent.json") as client:
         assert (await client.interface()).version == "0.2.5"
+    async with A2AClient(scripted_server, protocol_version="0.2.5") as client:
+        assert str(await client.interface()) == f"JSONRPC 0.2.5 at {scripted_server}"
+        assert (await client.get_card()).protocol_version == "0.2.5"
+        # 0.2.5 gets a task's (first) push config without naming it (a2a-sdk's 0.3 layer cannot).
+        task = await client.send_message(unique("wait"))
+        assert isinstance(task, Task)
+        await client.set_push_config(task.id, PushNotificationConfig(url=HOOK, id="hook-025"))
+        assert (await client.get_push_config(task.id)).push_notification_config.id == "hook-025"
+        await client.delete_push_config(task.id, "hook-025")
+        await client.cancel_task(task.id)
+
+
+async def test_push_configs_over_0_3(v1_server: str) -> None:
+    async with A2AClient(v1_server, protocol_version="0.3") as client:
+        task = await client.send_message(unique("wait"))
+        assert isinstance(task, Task)
+        config = PushNotificationConfig(url=HOOK, id="hook-0", token="t0ken")
+        saved = await client.set_push_config(task.id, config)
+        assert (saved.task_id, saved.push_notification_config.token) == (task.id, "t0ken")
+        assert (await client.get_push_config(task.id, "hook-0")).push_notification_config.url == HOOK
+        assert [c.push_notification_config.id for c in await client.list_push_configs(task.id)] == ["hook-0"]
+        await client.delete_push_config(task.id, "hook-0")
+        assert await client.list_push_configs(task.id) == []
+        await client.cancel_task(task.id)
 
 
 async def test_forcing_a_version_or_binding_the_card_does_not_offer_is_refused(scripted_server: str) -> None:

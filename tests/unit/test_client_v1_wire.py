@@ -213,3 +213,28 @@ async def test_a_resumed_subscription_starts_from_the_snapshot_without_last_even
     ]
     assert isinstance(events[-1], TaskStatusUpdateEvent)
     assert (events[-1].final, events[-1].status.state) == (True, TaskState.completed)
+
+
+@pytest.mark.parametrize("binding", ["jsonrpc", "rest"])
+async def test_an_interface_with_a_tenant_names_it_in_every_call(binding: str) -> None:
+    interfaces = [
+        {"url": f"{BASE}a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0", "tenant": "acme"},
+        {"url": f"{BASE}a2a", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "tenant": "acme"},
+    ]
+    card = {"name": "t", "description": "", "version": "1", "supportedInterfaces": interfaces, "skills": []}
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("agent-card.json"):
+            return httpx.Response(200, json=card)
+        seen.append(request)
+        return rpc(request, result=TASK) if binding == "jsonrpc" else httpx.Response(200, json=TASK)
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    await A2AClient(BASE, httpx_client=http, binding=binding).get_task("t/1")
+    [request] = seen
+    if binding == "jsonrpc":
+        assert request.url.path == "/a2a"
+        assert json.loads(request.content)["params"] == {"id": "t/1", "tenant": "acme"}
+    else:
+        assert request.url.raw_path == b"/a2a/acme/tasks/t%2F1"

@@ -22,11 +22,13 @@ from a2a_core.client.events import Closing, Event, EventStream
 from a2a_core.client.interfaces import (
     HTTP_JSON,
     JSONRPC,
+    V0_2,
     Interface,
     NoUsableInterfaceError,
     binding_name,
     checked_version,
     choose,
+    major_minor,
 )
 from a2a_core.client.jsonrpc import JsonRpcTransport
 from a2a_core.client.operations import Codec
@@ -106,8 +108,10 @@ class A2AClient(Closing):
 
     async def get_card(self) -> AgentCard:
         """Fetch the public card: the URL itself if it names a JSON file, else the well-known
-        paths (``agent-card.json``, then the 0.2.5 ``agent.json``); verified with ``card_jwks``."""
-        read = await fetch_card(self._http, self.base_url, self._headers)
+        paths (``agent-card.json``, then the 0.2.5 ``agent.json``, or the other way round when
+        ``protocol_version`` is 0.2.5); verified with ``card_jwks``."""
+        legacy = self.protocol_version is not None and major_minor(self.protocol_version) == V0_2
+        read = await fetch_card(self._http, self.base_url, self._headers, legacy_first=legacy)
         if self.card_jwks is not None:
             self.card_signature = await verify(self._http, read, self.card_jwks)
         self.card, self.interfaces, self.card_document = read.card, read.interfaces, read.document

@@ -15,15 +15,19 @@ from a2a_core.client.wire import describe, http_error, json_body
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
 
 
-async def fetch_card(http: httpx.AsyncClient, base_url: str, headers: Mapping[str, str]) -> ReadCard:
+async def fetch_card(
+    http: httpx.AsyncClient, base_url: str, headers: Mapping[str, str], *, legacy_first: bool = False
+) -> ReadCard:
     """The card at ``base_url`` if it names a JSON file, else the first well-known path that
-    is not a 404. Raises A2AClientHTTPError for an answer that is no card."""
+    is not a 404 (``legacy_first``: the 0.2.5 one first, for a caller that wants 0.2.5 from an
+    agent that publishes both). Raises A2AClientHTTPError for an answer that is no card."""
     base = httpx.URL(base_url)
     if base.path.endswith(".json"):
         candidates = [base]
     else:
         root = base if base.path.endswith("/") else base.copy_with(path=base.path + "/")
-        candidates = [root.join(path) for path in CARD_PATHS]
+        paths = CARD_PATHS[::-1] if legacy_first else CARD_PATHS
+        candidates = [root.join(path) for path in paths]
     for url in candidates[:-1]:
         response = await get(http, url, headers)
         if response.status_code != 404:

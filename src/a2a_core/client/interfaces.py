@@ -4,9 +4,9 @@ A card names each interface by binding and protocol version: a 1.0 card lists th
 ``supportedInterfaces``; a 0.3 or 0.2.5 card has its ``url`` (in ``preferredTransport``) and
 ``additionalInterfaces``, all at its ``protocolVersion``. The client speaks JSON-RPC and HTTP+JSON
 at 1.0, and JSON-RPC at 0.3 and 0.2.5 (one wire: a 0.3 server answers 0.2.5's methods and
-objects). It takes the newest version offered, JSON-RPC before HTTP+JSON at the same version,
-and the card's order on a tie (a2a-sdk 1.3's ``_find_best_interface`` ranks the same way); a
-caller may narrow the choice to one binding or one version.
+objects). It takes the newest version offered (1.0 before 0.3, as a2a-sdk 1.3's
+``_find_best_interface`` does within a binding), JSON-RPC before HTTP+JSON at the same version,
+and the card's order on a tie; a caller may narrow the choice to one binding or one version.
 """
 
 from __future__ import annotations
