@@ -241,3 +241,80 @@ def test_jwt_send_with_a_bearer_token(jwt_server: str, local_issuer: LocalIssuer
     other = cli("get", jwt_server, task["id"], "-H", f"Authorization: Bearer {local.mint('bob')}", "--json")
     assert other.code == 2
     assert other.documents[0]["error"]["code"] == -32001
+
+
+# --- protocols: the card decides, --binding and --protocol narrow it; tasks; signed cards ---
+
+
+def test_card_shows_the_interfaces_and_the_one_in_use(echo_server: str) -> None:
+    run = cli("card", echo_server)
+    assert run.code == 0, run.stderr
+    assert "Interfaces:   JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3" in run.stdout
+    assert f"Using:        JSONRPC 1.0 at {echo_server}" in run.stdout
+    rest = cli("card", echo_server, "--binding", "rest")
+    assert f"Using:        HTTP+JSON 1.0 at {echo_server}" in rest.stdout
+
+
+@pytest.mark.parametrize("choice", [("--binding", "rest"), ("--protocol", "0.3"), ("--protocol", "1.0")])
+def test_send_over_each_protocol_prints_the_same(echo_server: str, choice: tuple[str, str]) -> None:
+    human = cli("send", echo_server, "hello", *choice)
+    assert human.code == 0, human.stderr
+    assert human.stdout == "Echo: hello\n"
+    scripted = cli("send", echo_server, "hello", "--json", *choice)
+    events = scripted.documents
+    assert events[0]["kind"] == "task"
+    assert events[-1]["kind"] == "status-update"
+    assert events[-1]["final"] is True
+    assert status_text(events[-1]) == "Echo: hello"
+
+
+def test_tasks_lists_a_context_newest_first(echo_server: str) -> None:
+    context = f"ctx-{uuid.uuid4().hex}"
+    ids = []
+    for text in ("one", "two", "three"):
+        sent = cli("send", echo_server, text, "--context", context, "--no-stream", "--json")
+        assert sent.code == 0, sent.stderr
+        ids.append(sent.documents[-1]["id"])
+    listed = cli("tasks", echo_server, "--context", context, "--json")
+    assert listed.code == 0, listed.stderr
+    [page] = listed.documents
+    assert [task["id"] for task in page["tasks"]] == ids[::-1]
+    assert (page["nextPageToken"], page["totalSize"]) == ("", 3)
+
+    first = cli("tasks", echo_server, "--context", context, "--page-size", "2", "--binding", "rest")
+    assert first.code == 0, first.stderr
+    lines = first.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ids[:0:-1]
+    assert "completed" in lines[0]
+    assert "Echo: three" in lines[0]
+    assert "2 of 3 task(s)" in first.stderr
+    token = first.stderr.split("--page-token ")[1].split()[0]
+    rest = cli("tasks", echo_server, "--context", context, "--page-size", "2", "--page-token", token)
+    assert [line.split()[0] for line in rest.stdout.splitlines()] == ids[:1]
+
+    legacy = cli("tasks", echo_server, "--protocol", "0.3")
+    assert legacy.code == 2
+    assert "ListTasks is an A2A 1.0 operation" in legacy.stderr
+
+
+def test_card_jwks_verifies_the_signature_or_refuses(scripted_server: str, tmp_path: Path) -> None:
+    jwks_url = f"{scripted_server}.well-known/jwks.json"
+    verified = cli("card", scripted_server, "--card-jwks", jwks_url)
+    assert verified.code == 0, verified.stderr
+    assert "Signature:    verified (key " in verified.stdout
+    unverified = cli("card", scripted_server)
+    assert "1 signature(s), not verified" in unverified.stdout
+
+    keys = tmp_path / "jwks.json"
+    keys.write_text(httpx.get(jwks_url, timeout=10).text)
+    sent = cli("send", scripted_server, "chunks=1 delay=0 signed", "--card-jwks", str(keys), "--json")
+    assert sent.code == 0, sent.stderr
+
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"keys": [LocalIssuer().jwks()["keys"][0]]}))
+    refused = cli("send", scripted_server, "hello", "--card-jwks", str(other))
+    assert refused.code == 2
+    assert "does not verify" in refused.stderr
+    missing = cli("card", scripted_server, "--card-jwks", str(tmp_path / "missing.json"))
+    assert missing.code == 2
+    assert "--card-jwks" in missing.stderr

@@ -1,10 +1,12 @@
 """`a2a_core.client.A2AClient` over real loopback sockets, against two servers.
 
 - our `a2a-serverless dev` (moto and memory backends), the echo and multiturn example agents;
-- a2a-sdk 1.3's reference server (`clients.reference_server`: JSON-RPC with its 0.3
-  compatibility layer, which is what our client speaks, and REST) running a small streaming echo
-  agent under uvicorn in a thread, so the client is checked against an implementation that is
-  not ours.
+- a2a-sdk 1.3's reference server (`clients.reference_server`: JSON-RPC 1.0 with its 0.3
+  compatibility layer, and REST) running a small streaming echo agent under uvicorn in a thread,
+  so the client is checked against an implementation that is not ours.
+
+Both cards offer A2A 1.0, so these run over JSON-RPC 1.0 unless a test pins the 0.x path (the
+Last-Event-ID resumption); `test_client_v1.py` covers each binding and the fallbacks.
 """
 
 from __future__ import annotations
@@ -26,7 +28,12 @@ from a2a.server.tasks import TaskUpdater
 from a2a.types import Role
 
 from a2a_core.client import A2AClient, A2AClientConnectionError, A2AClientHTTPError
-from a2a_core.core.errors import InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError
+from a2a_core.core.errors import (
+    InvalidParamsError,
+    PushNotificationNotSupportedError,
+    TaskNotCancelableError,
+    UnsupportedOperationError,
+)
 from a2a_core.core.errors import TaskNotFoundError as TaskNotFound
 from a2a_core.types import (
     Message,
@@ -135,7 +142,8 @@ async def test_stream_yields_typed_events_until_the_turn_ends(multiturn_server: 
 
 
 async def test_resubscribe_after_the_last_seen_event(multiturn_server: str) -> None:
-    async with A2AClient(multiturn_server) as client:
+    # 0.x: tasks/resubscribe continues after Last-Event-ID (1.0 resumes from a snapshot instead).
+    async with A2AClient(multiturn_server, protocol_version="0.3") as client:
         seen = []
         async with client.stream_message("walruses") as stream:
             async for event in stream:
@@ -172,8 +180,11 @@ class _CutStream(httpx.AsyncByteStream):
         await self.inner.aclose()
 
 
+STREAM_METHODS = ("message/stream", "SendStreamingMessage")
+
+
 class _DroppingTransport(httpx.AsyncBaseTransport):
-    """Real HTTP, except that the ``message/stream`` answer breaks after a few events."""
+    """Real HTTP, except that the send-and-stream answer (0.x or 1.0) breaks after a few events."""
 
     def __init__(self, events: int) -> None:
         self.inner = httpx.AsyncHTTPTransport()
@@ -184,7 +195,7 @@ class _DroppingTransport(httpx.AsyncBaseTransport):
         method = json.loads(request.content)["method"] if request.method == "POST" else request.method
         self.calls.append((method, request.headers.get("last-event-id")))
         response = await self.inner.handle_async_request(request)
-        if method != "message/stream":
+        if method not in STREAM_METHODS:
             return response
         assert isinstance(response.stream, httpx.AsyncByteStream)
         stream = _CutStream(response.stream, self.events)
@@ -194,11 +205,28 @@ class _DroppingTransport(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
+async def test_resubscribe_continues_a_stream_without_repeats(multiturn_server: str) -> None:
+    # 1.0: SubscribeToTask starts with the Task; given the stream, the client tells only what is new.
+    async with A2AClient(multiturn_server) as client:
+        assert (await client.interface()).version == "1.0"
+        seen = []
+        async with client.stream_message("narwhals") as stream:
+            async for event in stream:
+                seen.append(event)
+                if len(seen) == 3:
+                    break
+        rest = [e async for e in client.resubscribe(stream)]
+    assert not any(isinstance(e, Task) for e in rest)
+    assert artifact_text(seen + rest) == DRAFT.format(topic="narwhals")  # nothing lost, nothing twice
+    assert isinstance(rest[-1], TaskStatusUpdateEvent)
+    assert rest[-1].final
+
+
 async def test_a_dropped_stream_resumes_with_last_event_id(multiturn_server: str) -> None:
     transport = _DroppingTransport(events=3)
     async with (
         httpx.AsyncClient(transport=transport, timeout=30) as http,
-        A2AClient(multiturn_server, httpx_client=http) as client,
+        A2AClient(multiturn_server, httpx_client=http, protocol_version="0.3") as client,
     ):
         events = [event async for event in client.stream_message("seals")]
     assert artifact_text(events) == DRAFT.format(topic="seals")
@@ -207,6 +235,21 @@ async def test_a_dropped_stream_resumes_with_last_event_id(multiturn_server: str
     rpc_calls = [call for call in transport.calls if call[0] != "GET"]
     assert [method for method, _ in rpc_calls] == ["message/stream", "tasks/resubscribe"]
     assert rpc_calls[1][1] is not None  # resumed after the third event, not from the start
+
+
+async def test_a_dropped_1_0_stream_resumes_from_a_folded_snapshot(multiturn_server: str) -> None:
+    transport = _DroppingTransport(events=3)
+    async with (
+        httpx.AsyncClient(transport=transport, timeout=30) as http,
+        A2AClient(multiturn_server, httpx_client=http) as client,
+    ):
+        events = [event async for event in client.stream_message("dugongs")]
+    assert artifact_text(events) == DRAFT.format(topic="dugongs")
+    assert sum(isinstance(e, Task) for e in events) == 1  # the resumed snapshot arrives as updates
+    assert isinstance(events[-1], TaskStatusUpdateEvent)
+    assert events[-1].final
+    rpc_calls = [method for method, _ in transport.calls if method != "GET"]
+    assert rpc_calls[:2] == ["SendStreamingMessage", "SubscribeToTask"]
 
 
 async def test_json_rpc_errors_are_raised_as_typed_exceptions(echo_server: str) -> None:
@@ -219,12 +262,18 @@ async def test_json_rpc_errors_are_raised_as_typed_exceptions(echo_server: str) 
         assert isinstance(done, Task)
         with pytest.raises(TaskNotCancelableError):
             await client.cancel_task(done.id)
-        with pytest.raises(InvalidParamsError) as terminal:
+        # 1.0 (the client's default) calls continuing a finished task an unsupported operation;
+        # 0.x, which has no such rule, an invalid parameter.
+        with pytest.raises(UnsupportedOperationError) as terminal:
             await client.send_message("more", task_id=done.id)
-        assert terminal.value.code == -32602
+        assert terminal.value.code == -32004
         with pytest.raises(TaskNotFound):
             async with client.stream_message("x", task_id="no-such-task") as stream:
                 [event async for event in stream]
+    async with A2AClient(echo_server, protocol_version="0.3") as client:
+        with pytest.raises(InvalidParamsError) as terminal_v0:
+            await client.send_message("more", task_id=done.id)
+        assert terminal_v0.value.code == -32602
 
 
 async def test_push_config_methods_follow_the_card(echo_server: str) -> None:

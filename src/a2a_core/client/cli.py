@@ -1,4 +1,8 @@
-"""``a2a-serverless send | card | get``: talk to any A2A agent from a terminal or a script.
+"""``a2a-serverless send | card | get | tasks``: talk to any A2A agent from a terminal or a script.
+
+The agent's card decides the protocol: A2A 1.0 over JSON-RPC when it offers it, else HTTP+JSON
+1.0, else JSON-RPC 0.3 or 0.2.5; ``--binding`` and ``--protocol`` narrow the choice (to debug one
+interface), ``--card-jwks`` verifies the card's signatures first.
 
 Human output puts the agent's words on stdout and states and progress on stderr; ``--json``
 prints machine-readable JSON on stdout instead (one document, or one line per streamed event).
@@ -10,11 +14,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from typing import Any, TextIO
 
 # Parsing only: httpx and the protocol types load when a command runs, not for `dev`.
-COMMANDS = ("send", "card", "get")
+COMMANDS = ("send", "card", "get", "tasks")
+STATES = (
+    "submitted",
+    "working",
+    "input-required",
+    "completed",
+    "canceled",
+    "failed",
+    "rejected",
+    "auth-required",
+)
 EXIT_USAGE = 2
 
 
@@ -31,7 +46,9 @@ def add_parsers(commands: Any) -> None:
         help="stop when the agent asks for input (no prompt)",
     )
     send.add_argument(
-        "--no-stream", action="store_true", help="use message/send and polling even if the agent streams"
+        "--no-stream",
+        action="store_true",
+        help="send without streaming and poll the task, even if the agent streams",
     )
     card = commands.add_parser("card", help="show an agent's card: skills, capabilities, auth")
     card.add_argument("url", help="the agent's base URL, or the URL of its card")
@@ -39,7 +56,16 @@ def add_parsers(commands: Any) -> None:
     get.add_argument("url", help="the agent's base URL")
     get.add_argument("task_id", help="the task id")
     get.add_argument("--history", type=int, metavar="N", help="only the last N messages of the history")
-    for parser in (send, card, get):
+    tasks = commands.add_parser("tasks", help="list your tasks on an agent, newest first (A2A 1.0 ListTasks)")
+    tasks.add_argument("url", help="the agent's base URL")
+    tasks.add_argument("--context", dest="context_id", help="only the tasks of this context")
+    tasks.add_argument("--state", choices=STATES, help="only the tasks in this state")
+    tasks.add_argument(
+        "--page-size", type=int, metavar="N", help="at most N tasks (the server's default: 50)"
+    )
+    tasks.add_argument("--page-token", metavar="TOKEN", help="the page after the one that printed this token")
+    tasks.add_argument("--history", type=int, metavar="N", help="the last N messages of each task's history")
+    for parser in (send, card, get, tasks):
         parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
         parser.add_argument(
             "-H",
@@ -51,6 +77,21 @@ def add_parsers(commands: Any) -> None:
             help="an HTTP header for every request (e.g. Authorization); repeatable",
         )
         parser.add_argument("--timeout", type=float, default=60.0, help="HTTP timeout, seconds (default: 60)")
+        parser.add_argument(
+            "--binding",
+            choices=["jsonrpc", "rest"],
+            help="use this binding only (default: JSON-RPC, or HTTP+JSON when the card offers only that)",
+        )
+        parser.add_argument(
+            "--protocol",
+            choices=["1.0", "0.3", "0.2.5"],
+            help="use this A2A version only (default: the newest the card offers)",
+        )
+        parser.add_argument(
+            "--card-jwks",
+            metavar="URL|FILE",
+            help="verify the card's signature with this JWKS (a URL, or a JSON file) before anything else",
+        )
 
 
 def _header(value: str) -> tuple[str, str]:
@@ -73,9 +114,21 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
     from a2a_core.core.errors import A2AError
 
     io = Io(stdout, stderr, json_mode=args.json)
+    try:
+        jwks = _jwks(args.card_jwks)
+    except (OSError, ValueError) as error:
+        io.note(f"a2a-serverless {args.command}: --card-jwks: {error}")
+        return EXIT_USAGE
 
     async def main() -> int:
-        async with A2AClient(args.url, headers=dict(args.header), timeout=args.timeout) as client:
+        async with A2AClient(
+            args.url,
+            headers=dict(args.header),
+            timeout=args.timeout,
+            binding=args.binding,
+            protocol_version=args.protocol,
+            card_jwks=jwks,
+        ) as client:
             return await COMMANDS[args.command](client, args, io)
 
     try:
@@ -95,3 +148,14 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
     except KeyboardInterrupt:
         io.note("interrupted")
         return 130
+
+
+def _jwks(value: str | None) -> str | dict[str, Any] | None:
+    """A JWKS URL as it is; a file's JSON object."""
+    if value is None or value.startswith(("http://", "https://")):
+        return value
+    with open(value, encoding="utf-8") as file:
+        document = json.load(file)
+    if not isinstance(document, dict):
+        raise ValueError(f"{value} does not hold a JWKS (a JSON object)")
+    return document

@@ -1,32 +1,55 @@
-"""An async client for any A2A 0.2.5 server that speaks JSON-RPC over HTTP."""
+"""An async client for any A2A agent: 1.0 over JSON-RPC or HTTP+JSON, 0.3 and 0.2.5 over JSON-RPC.
+
+The agent's card says what it speaks (`interfaces`); the client picks the newest it shares and
+then offers one API whatever answered: results are the domain model (`a2a_core.types`), errors
+the `a2a_core.core.errors` classes the server raised.
+"""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncGenerator
-from typing import Any, TypeVar
+from collections.abc import AsyncGenerator, Mapping
+from datetime import datetime
+from typing import Any
 
 import httpx
-from pydantic import BaseModel, TypeAdapter
 
-from a2a_core.client import wire
-from a2a_core.client.errors import A2AClientConnectionError
-from a2a_core.client.events import Closing, Event, EventStream, is_final, task_id_of
-from a2a_core.client.sse import parse_events
-from a2a_core.core.errors import A2AError
-from a2a_core.protocol.v0 import (
-    DeleteTaskPushNotificationConfigParams,
-    GetTaskPushNotificationConfigParams,
-    ListTaskPushNotificationConfigParams,
-    TaskIdParams,
-    TaskPushNotificationConfig,
-    TaskQueryParams,
+from a2a_core.client import codec_v0, codec_v1
+from a2a_core.client import operations as op
+from a2a_core.client.cards import interfaces_of
+from a2a_core.client.discovery import fetch_card, verify
+from a2a_core.client.errors import A2AClientCardError, A2AClientUnsupportedError
+from a2a_core.client.events import Closing, Event, EventStream
+from a2a_core.client.interfaces import (
+    HTTP_JSON,
+    JSONRPC,
+    V0_2,
+    Interface,
+    NoUsableInterfaceError,
+    binding_name,
+    checked_version,
+    choose,
+    major_minor,
 )
-from a2a_core.protocol.v0.method_names import MethodName
-from a2a_core.types import AgentCard, Message, PushNotificationConfig, Task
-
-T = TypeVar("T")
-CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
+from a2a_core.client.jsonrpc import JsonRpcTransport
+from a2a_core.client.operations import Codec
+from a2a_core.client.rest import RestTransport
+from a2a_core.client.resuming import resuming
+from a2a_core.client.transport import Transport
+from a2a_core.client.wire import user_message
+from a2a_core.core.errors import PushConfigNotFoundError
+from a2a_core.core.requests import (
+    ListTasksQuery,
+    PushConfigQuery,
+    PushConfigRef,
+    SendRequest,
+    TaskPage,
+    TaskPushConfig,
+    TaskQuery,
+    TaskRef,
+)
+from a2a_core.protocol.v0 import TaskPushNotificationConfig
+from a2a_core.protocol.versions import HEADER
+from a2a_core.types import AgentCard, Message, PushNotificationConfig, Task, TaskState
 
 
 class A2AClient(Closing):
@@ -39,19 +62,42 @@ class A2AClient(Closing):
         headers: dict[str, str] | None = None,
         timeout: float | httpx.Timeout = 60.0,
         max_reconnects: int = 3,
+        binding: str | None = None,
+        protocol_version: str | None = None,
+        card_jwks: str | Mapping[str, Any] | None = None,
     ) -> None:
         """A client for the agent at ``agent``: its base URL (or its card's URL), or its card.
 
-        RPCs go to ``rpc_url`` if given, else to the ``url`` of the agent's card (fetched on
-        first use). ``headers`` are sent with every request (e.g. ``Authorization``). A stream
-        that breaks before its final event is resumed with ``tasks/resubscribe`` and
-        ``Last-Event-ID``, up to ``max_reconnects`` times in a row without a new event. The
-        client closes ``httpx_client`` only if it created it.
+        The card (fetched on first use) lists the agent's interfaces; the client takes the
+        newest protocol it shares with them: A2A 1.0 (JSON-RPC, else HTTP+JSON), then 0.3, then
+        0.2.5 (JSON-RPC). ``binding`` (``"jsonrpc"`` or ``"rest"``) and ``protocol_version``
+        (``"1.0"``, ``"0.3"``, ``"0.2.5"``) restrict that choice; a card offering nothing within
+        them raises `A2AClientCardError`. ``rpc_url`` skips the card: calls go there, in
+        ``protocol_version`` (default 0.3 over JSON-RPC, 1.0 over ``rest``: a request that
+        names no version is 0.3 to every server, and 0.2.5 servers answer it too).
+
+        ``card_jwks`` (a JWKS, or the URL of one) verifies the card's signatures when it is
+        fetched: a card with no signature that a key in it verifies raises `A2AClientCardError`.
+        The JWKS URL is fetched without ``headers``; the card's own ``jku`` is never trusted.
+
+        ``headers`` are sent with every request (e.g. ``Authorization``). A stream that breaks
+        before its final event is resumed (`resubscribe`), up to ``max_reconnects`` times in a
+        row without a new event. The client closes ``httpx_client`` only if it created it.
         """
         self.card: AgentCard | None = agent if isinstance(agent, AgentCard) else None
         self.base_url = agent.url if isinstance(agent, AgentCard) else agent
+        self.interfaces: tuple[Interface, ...] = interfaces_of(self.card) if self.card else ()
+        self.card_document: Mapping[str, Any] | None = None
+        self.card_signature: dict[str, Any] | None = None  # the protected header that verified
         self.max_reconnects = max_reconnects
-        self._rpc_url = rpc_url or (self.card.url if self.card else None)
+        self.binding = binding_name(binding) if binding else None
+        self.protocol_version = checked_version(protocol_version) if protocol_version else None
+        if card_jwks is not None and self.card is not None:
+            raise ValueError("card_jwks verifies a fetched card: pass the agent's URL, not a card object")
+        self.card_jwks = card_jwks
+        self._rpc_url = rpc_url
+        self._interface: Interface | None = None
+        self._connection: tuple[Codec, Transport] | None = None
         self._owns_http = httpx_client is None
         self._http = httpx_client or httpx.AsyncClient(timeout=timeout, follow_redirects=True)
         self._headers = dict(headers or {})
@@ -61,33 +107,38 @@ class A2AClient(Closing):
             await self._http.aclose()
 
     async def get_card(self) -> AgentCard:
-        """Fetch the public card: the URL itself if it names a JSON file, else the well-known paths."""
-        base = httpx.URL(self.base_url)
-        if base.path.endswith(".json"):
-            candidates = [base]
-        else:
-            root = base if base.path.endswith("/") else base.copy_with(path=base.path + "/")
-            candidates = [root.join(path) for path in CARD_PATHS]
-        for url in candidates[:-1]:
-            response = await self._request("GET", url)
-            if response.status_code != 404:
-                break
-        else:
-            url = candidates[-1]
-            response = await self._request("GET", url)
-        card = wire.validated(wire.card, wire.json_body(response), response)
-        self.card = card
-        if self._rpc_url is None:
-            self._rpc_url = str(url.join(card.url))
-        return card
+        """Fetch the public card: the URL itself if it names a JSON file, else the well-known
+        paths (``agent-card.json``, then the 0.2.5 ``agent.json``, or the other way round when
+        ``protocol_version`` is 0.2.5); verified with ``card_jwks``."""
+        legacy = self.protocol_version is not None and major_minor(self.protocol_version) == V0_2
+        read = await fetch_card(self._http, self.base_url, self._headers, legacy_first=legacy)
+        if self.card_jwks is not None:
+            self.card_signature = await verify(self._http, read, self.card_jwks)
+        self.card, self.interfaces, self.card_document = read.card, read.interfaces, read.document
+        return read.card
+
+    async def interface(self) -> Interface:
+        """The interface calls go to (the card is read on first use, unless ``rpc_url`` was given)."""
+        if self._interface is None:
+            if self._rpc_url is not None:
+                binding = self.binding or JSONRPC
+                default = "1.0" if binding == HTTP_JSON else "0.3"
+                self._interface = Interface(self._rpc_url, binding, self.protocol_version or default)
+            else:
+                if not self.interfaces:
+                    await self.get_card()
+                try:
+                    self._interface = choose(
+                        self.interfaces, binding=self.binding, version=self.protocol_version
+                    )
+                except NoUsableInterfaceError as error:
+                    raise A2AClientCardError(str(error)) from None
+        return self._interface
 
     async def rpc_url(self) -> str:
-        if self._rpc_url is None:
-            await self.get_card()
-        assert self._rpc_url is not None
-        return self._rpc_url
+        return (await self.interface()).url
 
-    # --- methods -----------------------------------------------------------------------------
+    # --- operations ----------------------------------------------------------------------------
 
     async def send_message(
         self,
@@ -101,25 +152,47 @@ class A2AClient(Closing):
         accepted_output_modes: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> Task | Message:
-        """``message/send``: a text or a Message, starting a task or continuing ``task_id``."""
-        params = wire.send_params(
-            message,
-            task_id=task_id,
-            context_id=context_id,
-            blocking=blocking,
-            history_length=history_length,
-            push_config=push_config,
-            accepted_output_modes=accepted_output_modes,
-            metadata=metadata,
-        )
-        return await self._call(MethodName.message_send, params, wire.send_result)
+        """Send a text or a Message, starting a task or continuing ``task_id``; ``blocking``
+        waits until the turn ends (1.0: ``returnImmediately`` is its opposite)."""
+        message = _message(message, task_id, context_id)
+        modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
+        request = SendRequest(message, blocking, history_length, modes, push_config, metadata)
+        result: Task | Message = await self._call(op.SEND, request)
+        return result
 
     async def get_task(self, task_id: str, history_length: int | None = None) -> Task:
-        params = TaskQueryParams(id=task_id, history_length=history_length)
-        return await self._call(MethodName.tasks_get, params, wire.task)
+        task: Task = await self._call(op.GET_TASK, TaskQuery(task_id, history_length))
+        return task
 
-    async def cancel_task(self, task_id: str) -> Task:
-        return await self._call(MethodName.tasks_cancel, TaskIdParams(id=task_id), wire.task)
+    async def list_tasks(
+        self,
+        *,
+        context_id: str | None = None,
+        state: TaskState | None = None,
+        page_size: int | None = None,
+        page_token: str | None = None,
+        history_length: int | None = None,
+        status_timestamp_after: datetime | None = None,
+        include_artifacts: bool | None = None,
+    ) -> TaskPage:
+        """ListTasks (A2A 1.0): the caller's tasks, newest first, one page; pass the page's
+        ``next_page_token`` for the next ("" on the last). Raises `A2AClientUnsupportedError`
+        when the agent is reached over 0.3 or 0.2.5, which have no such operation."""
+        query = ListTasksQuery(
+            context_id,
+            state,
+            page_size,
+            page_token,
+            history_length,
+            status_timestamp_after,
+            include_artifacts,
+        )
+        page: TaskPage = await self._call(op.LIST_TASKS, query)
+        return page
+
+    async def cancel_task(self, task_id: str, metadata: dict[str, Any] | None = None) -> Task:
+        task: Task = await self._call(op.CANCEL, TaskRef(task_id, metadata))
+        return task
 
     def stream_message(
         self,
@@ -132,129 +205,111 @@ class A2AClient(Closing):
         accepted_output_modes: list[str] | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> EventStream:
-        """``message/stream``: the task's events until its turn ends (see `is_final`).
+        """Send and stream: the task's events until its turn ends (see `is_final`).
 
         Errors the server answers before streaming (an unknown task, bad params) are raised by
         the first iteration.
         """
-        params = wire.send_params(
-            message,
-            task_id=task_id,
-            context_id=context_id,
-            blocking=None,
-            history_length=history_length,
-            push_config=push_config,
-            accepted_output_modes=accepted_output_modes,
-            metadata=metadata,
-        )
-        return EventStream(
-            lambda stream: self._resuming(stream, MethodName.message_stream, params), task_id=task_id
-        )
+        modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
+        message = _message(message, task_id, context_id)
+        request = SendRequest(message, None, history_length, modes, push_config, metadata)
+        return EventStream(lambda stream: self._resuming(stream, op.STREAM, request), task_id=task_id)
 
-    def resubscribe(self, task_id: str, last_event_id: str | None = None) -> EventStream:
-        """``tasks/resubscribe``: the task's events after ``last_event_id`` (or from a snapshot)."""
-        params = TaskIdParams(id=task_id)
+    def resubscribe(self, task: str | EventStream, last_event_id: str | None = None) -> EventStream:
+        """The task's events from now until its turn ends (1.0 SubscribeToTask, 0.x tasks/resubscribe).
+
+        Given the `EventStream` of an earlier call, it continues that stream: what the caller
+        missed arrives once and nothing twice (0.x resumes after its last event id; 1.0 starts
+        from a Task snapshot, which arrives as only what is new). Given a task id, the stream
+        starts with the task as it stands (a Task), or, on a 0.x server, right after
+        ``last_event_id`` when it is given (1.0 has no such resumption).
+        """
+        delivered = None
+        if isinstance(task, EventStream):
+            if task.task_id is None:
+                raise ValueError("that stream has not named its task yet: there is nothing to resubscribe to")
+            task_id, last_event_id, delivered = task.task_id, task.last_event_id, task.delivered
+        else:
+            task_id = task
+        ref = TaskRef(task_id)
         return EventStream(
-            lambda stream: self._resuming(stream, MethodName.tasks_resubscribe, params),
+            lambda stream: self._resuming(stream, op.SUBSCRIBE, ref),
             task_id=task_id,
             last_event_id=last_event_id,
+            delivered=delivered,
         )
 
     async def set_push_config(
         self, task_id: str, config: PushNotificationConfig
     ) -> TaskPushNotificationConfig:
-        params = TaskPushNotificationConfig(task_id=task_id, push_notification_config=config)
-        return await self._call(MethodName.push_config_set, params, wire.push_config)
+        return _public(await self._call(op.SET_PUSH, TaskPushConfig(task_id, config)))
 
     async def get_push_config(self, task_id: str, config_id: str | None = None) -> TaskPushNotificationConfig:
-        params = GetTaskPushNotificationConfigParams(id=task_id, push_notification_config_id=config_id)
-        return await self._call(MethodName.push_config_get, params, wire.push_config)
+        """The task's config ``config_id``; without one, its first config (as 0.x servers answer)."""
+        if config_id is None and (await self.interface()).is_v1:
+            configs = await self.list_push_configs(task_id)  # 1.0 requires the id
+            if not configs:
+                raise PushConfigNotFoundError(f"Task {task_id} has no push notification config")
+            return configs[0]
+        return _public(await self._call(op.GET_PUSH, PushConfigRef(task_id, config_id)))
 
     async def list_push_configs(self, task_id: str) -> list[TaskPushNotificationConfig]:
-        params = ListTaskPushNotificationConfigParams(id=task_id)
-        return await self._call(MethodName.push_config_list, params, wire.push_configs)
+        """Every config of the task (1.0's pages followed to the last)."""
+        configs: list[TaskPushConfig] = []
+        token: str | None = None
+        tokens: set[str] = set()
+        while True:
+            page = await self._call(op.LIST_PUSH, PushConfigQuery(task_id, page_token=token))
+            configs += page.configs
+            token = page.next_page_token
+            if not token or token in tokens:
+                return [_public(config) for config in configs]
+            tokens.add(token)
 
     async def delete_push_config(self, task_id: str, config_id: str) -> None:
-        params = DeleteTaskPushNotificationConfigParams(id=task_id, push_notification_config_id=config_id)
-        await self._call(MethodName.push_config_delete, params, wire.nothing)
+        await self._call(op.DELETE_PUSH, PushConfigRef(task_id, config_id))
 
-    # --- transport ---------------------------------------------------------------------------
+    # --- transport -----------------------------------------------------------------------------
 
-    async def _request(self, method: str, url: httpx.URL | str, **kwargs: Any) -> httpx.Response:
-        try:
-            return await self._http.request(method, url, headers=self._headers, **kwargs)
-        except httpx.TransportError as error:
-            raise A2AClientConnectionError(f"cannot reach {url}: {wire.describe(error)}") from error
+    def _resuming(self, stream: EventStream, name: str, request: Any) -> AsyncGenerator[Event]:
+        return resuming(
+            stream,
+            name,
+            request,
+            connect=self._connect,
+            read_task=self.get_task,
+            max_reconnects=self.max_reconnects,
+        )
 
-    async def _call(self, method: str, params: BaseModel, adapter: TypeAdapter[T]) -> T:
-        url = await self.rpc_url()
-        response = await self._request("POST", url, json=wire.envelope(method, params))
-        return wire.validated(adapter, wire.result(wire.json_body(response), response), response)
+    async def _connect(self) -> tuple[Codec, Transport]:
+        if self._connection is None:
+            interface = await self.interface()
+            headers = dict(self._headers)
+            codec: Codec = codec_v0.CODEC
+            if interface.is_v1:
+                headers[HEADER] = "1.0"
+                codec = codec_v1.CODEC
+            kind = RestTransport if interface.binding == HTTP_JSON else JsonRpcTransport
+            tenant = interface.tenant if interface.is_v1 else None
+            self._connection = codec, kind(self._http, interface.url, headers, tenant=tenant)
+        return self._connection
 
-    async def _resuming(self, stream: EventStream, method: str, params: BaseModel) -> AsyncGenerator[Event]:
-        """Events of a stream; when it breaks before a final event, resubscribe after the last one.
-
-        Only resubscriptions are retried: resending ``message/stream`` could start a second task.
-        """
-        failures = 0
-        while True:
-            events = self._events(method, params, stream.last_event_id, resuming=failures > 0)
-            try:
-                async for event_id, event in events:
-                    failures = 0
-                    stream.last_event_id = event_id or stream.last_event_id
-                    stream.task_id = task_id_of(event) or stream.task_id
-                    yield event
-                    if is_final(event):
-                        return
-                reason = "the server closed the stream before the task's final event"
-            except _StreamBrokenError as error:
-                reason = str(error)
-            except A2AError:
-                if failures and stream.task_id is not None:
-                    # Some servers refuse to resubscribe to a task that ended meanwhile.
-                    task = await self.get_task(stream.task_id)
-                    if is_final(task):
-                        yield task
-                        return
-                raise
-            finally:
-                await events.aclose()
-            if stream.task_id is None or failures >= self.max_reconnects:
-                raise A2AClientConnectionError(f"stream lost ({reason}); gave up after {failures} resumes")
-            failures += 1
-            await asyncio.sleep(0.2 * failures)
-            method, params = MethodName.tasks_resubscribe, TaskIdParams(id=stream.task_id)
-
-    async def _events(
-        self, method: str, params: BaseModel, last_event_id: str | None, *, resuming: bool
-    ) -> AsyncGenerator[tuple[str | None, Event]]:
-        url = await self.rpc_url()
-        headers = {**self._headers, "Accept": "text/event-stream"}
-        if last_event_id is not None:
-            headers["Last-Event-ID"] = last_event_id
-        request = self._http.build_request("POST", url, json=wire.envelope(method, params), headers=headers)
-        try:
-            response = await self._http.send(request, stream=True)
-        except httpx.TransportError as error:
-            if resuming:
-                raise _StreamBrokenError(wire.describe(error)) from error
-            raise A2AClientConnectionError(f"cannot reach {url}: {wire.describe(error)}") from error
-        try:
-            if not response.headers.get("content-type", "").startswith("text/event-stream"):
-                await response.aread()  # an error answered before the stream, as plain JSON-RPC
-                payload = wire.result(wire.json_body(response), response)
-                yield None, wire.validated(wire.stream_event, payload, response)
-                return
-            try:
-                async for sse in parse_events(response.aiter_lines()):
-                    payload = wire.result(wire.loads(sse.data, response), response)
-                    yield sse.id, wire.validated(wire.stream_event, payload, response)
-            except httpx.TransportError as error:
-                raise _StreamBrokenError(wire.describe(error)) from error
-        finally:
-            await response.aclose()
+    async def _call(self, name: str, request: Any) -> Any:
+        codec, transport = await self._connect()
+        operation = codec.get(name)
+        if operation is None:
+            raise A2AClientUnsupportedError(
+                f"{name} is an A2A 1.0 operation, and this agent is reached over {await self.interface()}"
+            )
+        return await transport.call(operation, request)
 
 
-class _StreamBrokenError(Exception):
-    pass
+def _message(message: Message | str, task_id: str | None, context_id: str | None) -> Message:
+    if isinstance(message, str):
+        return user_message(message, task_id=task_id, context_id=context_id)
+    ids = {"task_id": task_id, "context_id": context_id}
+    return message.model_copy(update={k: v for k, v in ids.items() if v is not None})
+
+
+def _public(config: TaskPushConfig) -> TaskPushNotificationConfig:
+    return TaskPushNotificationConfig(task_id=config.task_id, push_notification_config=config.config)

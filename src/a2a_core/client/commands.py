@@ -1,4 +1,4 @@
-"""What ``a2a-serverless send``, ``card`` and ``get`` do, once their arguments are parsed."""
+"""What ``a2a-serverless send``, ``card``, ``get`` and ``tasks`` do, once their arguments are parsed."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from a2a_core.client.client import A2AClient
+from a2a_core.client.errors import A2AClientCardError
 from a2a_core.client.events import is_final
 from a2a_core.client.printer import Outcome, Printer, exit_code
-from a2a_core.client.render import card_summary, task_summary
+from a2a_core.client.render import card_summary, task_line, task_summary
 from a2a_core.core.backoff import Backoff
 from a2a_core.types import Task, TaskState, to_wire
 
@@ -39,8 +40,21 @@ async def _card(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     card = await client.get_card()
     if io.json_mode:
         io.json(to_wire(card))
-    else:
-        io.stdout.write(card_summary(card) + "\n")
+        return EXIT_OK
+    try:
+        using = await client.interface()
+    except A2AClientCardError as error:
+        using = None
+        io.note(f"a2a-serverless card: {error}")
+    signatures = (client.card_document or {}).get("signatures") or []
+    summary = card_summary(
+        card,
+        interfaces=client.interfaces,
+        using=using,
+        signatures=len(signatures) if isinstance(signatures, list) else 0,
+        verified=client.card_signature,
+    )
+    io.stdout.write(summary + "\n")
     return EXIT_OK
 
 
@@ -51,6 +65,33 @@ async def _get(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     else:
         io.stdout.write(task_summary(task) + "\n")
     return exit_code(task.status.state)
+
+
+async def _tasks(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
+    page = await client.list_tasks(
+        context_id=args.context_id,
+        state=TaskState(args.state) if args.state else None,
+        page_size=args.page_size,
+        page_token=args.page_token,
+        history_length=args.history,
+    )
+    if io.json_mode:
+        tasks = [to_wire(task) for task in page.tasks]
+        io.json(
+            {
+                "tasks": tasks,
+                "nextPageToken": page.next_page_token,
+                "pageSize": page.page_size,
+                "totalSize": page.total_size,
+            }
+        )
+        return EXIT_OK
+    for task in page.tasks:
+        io.stdout.write(task_line(task) + "\n")
+    io.note(f"{len(page.tasks)} of {page.total_size} task(s)")
+    if page.next_page_token:
+        io.note(f"more: a2a-serverless tasks {args.url} --page-token {page.next_page_token}")
+    return EXIT_OK
 
 
 async def _send(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
@@ -113,4 +154,5 @@ COMMANDS: dict[str, Callable[[A2AClient, argparse.Namespace, Io], Awaitable[int]
     "send": _send,
     "card": _card,
     "get": _get,
+    "tasks": _tasks,
 }

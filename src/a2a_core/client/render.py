@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+from a2a_core.client.interfaces import Interface
 from a2a_core.types import (
     AgentCard,
     APIKeySecurityScheme,
@@ -36,7 +39,17 @@ def parts_text(parts: list[Part]) -> str:
     return "".join(part_text(part) for part in parts)
 
 
-def card_summary(card: AgentCard) -> str:
+def card_summary(
+    card: AgentCard,
+    *,
+    interfaces: Sequence[Interface] = (),
+    using: Interface | None = None,
+    signatures: int = 0,
+    verified: Mapping[str, Any] | None = None,
+) -> str:
+    """The card for a person; ``interfaces`` as the card lists them, ``using`` the one the client
+    chose, ``signatures`` how many the card carries and ``verified`` the header of the one that
+    verified (None: not checked)."""
     caps = card.capabilities
     flags = {
         "streaming": caps.streaming,
@@ -46,6 +59,9 @@ def card_summary(card: AgentCard) -> str:
     lines = [f"{card.name} (version {card.version}, A2A {card.protocol_version})", card.description, ""]
     rows = [
         ("URL", f"{card.url} ({card.preferred_transport})"),
+        ("Interfaces", ", ".join(_interface(i, card.url) for i in interfaces)),
+        ("Using", str(using) if using else None),
+        ("Signature", _signature(signatures, verified)),
         ("Provider", f"{card.provider.organization} ({card.provider.url})" if card.provider else None),
         ("Docs", card.documentation_url),
         ("Capabilities", ", ".join(f"{name}: {'yes' if on else 'no'}" for name, on in flags.items())),
@@ -62,6 +78,19 @@ def card_summary(card: AgentCard) -> str:
         for example in skill.examples or []:
             lines.append(f"      e.g. {example}")
     return "\n".join(lines)
+
+
+def _interface(interface: Interface, url: str) -> str:
+    where = "" if interface.url == url else f" at {interface.url}"
+    return f"{interface.binding} {interface.version}{where}"
+
+
+def _signature(count: int, verified: Mapping[str, Any] | None) -> str | None:
+    if verified is not None:
+        return f"verified (key {verified.get('kid')})"
+    if count:
+        return f"{count} signature(s), not verified (--card-jwks verifies them)"
+    return None
 
 
 def auth_summary(card: AgentCard) -> str:
@@ -92,6 +121,14 @@ def message_line(message: Message) -> str:
 
 def artifact_text(artifact: Artifact) -> str:
     return parts_text(artifact.parts)
+
+
+def task_line(task: Task) -> str:
+    """One line of a task list: id, state, when, and the start of its status message."""
+    status = task.status
+    text = " ".join(parts_text(status.message.parts).split()) if status.message else ""
+    when = status.timestamp or ""
+    return f"{task.id}  {status.state.value:<14} {when:<24}  {text[:60]}".rstrip()
 
 
 def task_summary(task: Task) -> str:

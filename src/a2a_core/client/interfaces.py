@@ -1,0 +1,113 @@
+"""Which of an agent's interfaces the client talks to: what it speaks, and how it chooses.
+
+A card names each interface by binding and protocol version: a 1.0 card lists them in
+``supportedInterfaces``; a 0.3 or 0.2.5 card has its ``url`` (in ``preferredTransport``) and
+``additionalInterfaces``, all at its ``protocolVersion``. The client speaks JSON-RPC and HTTP+JSON
+at 1.0, and JSON-RPC at 0.3 and 0.2.5 (one wire: a 0.3 server answers 0.2.5's methods and
+objects). It takes the newest version offered (1.0 before 0.3, as a2a-sdk 1.3's
+``_find_best_interface`` does within a binding), JSON-RPC before HTTP+JSON at the same version,
+and the card's order on a tie; a caller may narrow the choice to one binding or one version.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+JSONRPC = "JSONRPC"
+HTTP_JSON = "HTTP+JSON"
+# What callers (and the CLI's --binding) may say -> the name cards use.
+BINDING_NAMES = {"jsonrpc": JSONRPC, "rest": HTTP_JSON, "http+json": HTTP_JSON}
+
+V1_0, V0_3, V0_2 = (1, 0), (0, 3), (0, 2)
+# (binding, Major.Minor) -> rank: lower is preferred.
+SPOKEN: dict[tuple[str, tuple[int, int]], int] = {
+    (JSONRPC, V1_0): 0,
+    (HTTP_JSON, V1_0): 1,
+    (JSONRPC, V0_3): 2,
+    (JSONRPC, V0_2): 3,
+}
+SPOKEN_TEXT = "JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3 and JSONRPC 0.2.5"
+
+_VERSION = re.compile(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*")
+
+
+def major_minor(version: str) -> tuple[int, int] | None:
+    """``"1.0.1"`` -> (1, 0); None when the text is no version (patch parts never matter)."""
+    match = _VERSION.fullmatch(version)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+@dataclass(frozen=True)
+class Interface:
+    """One way to reach the agent: ``binding`` and ``version`` as the card names them."""
+
+    url: str
+    binding: str
+    version: str
+    tenant: str | None = None
+
+    @property
+    def generation(self) -> tuple[int, int] | None:
+        return major_minor(self.version)
+
+    @property
+    def is_v1(self) -> bool:
+        return self.generation == V1_0
+
+    @property
+    def rank(self) -> int | None:
+        """Its place in the client's preference order; None when the client cannot speak it."""
+        generation = self.generation
+        return None if generation is None else SPOKEN.get((self.binding, generation))
+
+    def __str__(self) -> str:
+        return f"{self.binding} {self.version} at {self.url}"
+
+
+class NoUsableInterfaceError(ValueError):
+    """The card offers no interface the client speaks (within what the caller allowed)."""
+
+
+def binding_name(value: str) -> str:
+    """The card's name for a binding a caller names (``jsonrpc``, ``rest``, or a card name)."""
+    name = BINDING_NAMES.get(value.lower(), value)
+    if name not in (JSONRPC, HTTP_JSON):
+        raise ValueError(f"unknown binding {value!r}: use jsonrpc or rest")
+    return name
+
+
+def checked_version(value: str) -> str:
+    """A protocol version a caller may force: 1.0, 0.3 or 0.2.5 (a patch part is ignored)."""
+    generation = major_minor(value)
+    if generation not in (V1_0, V0_3, V0_2):
+        raise ValueError(f"unsupported protocol version {value!r}: use 1.0, 0.3 or 0.2.5")
+    return value.strip()
+
+
+def choose(
+    interfaces: Iterable[Interface], *, binding: str | None = None, version: str | None = None
+) -> Interface:
+    """The preferred interface among those of ``binding`` and ``version`` (when given).
+
+    Raises NoUsableInterfaceError naming what the card offers.
+    """
+    offered = list(interfaces)
+    wanted = major_minor(version) if version else None
+    usable = [
+        interface
+        for interface in offered
+        if interface.rank is not None
+        and (binding is None or interface.binding == binding)
+        and (wanted is None or interface.generation == wanted)
+    ]
+    if usable:
+        return min(usable, key=lambda interface: interface.rank or 0)  # min is stable: card order
+    asked = " ".join(part for part in (binding, version) if part)
+    listed = "; ".join(str(interface) for interface in offered) or "none"
+    scope = f"for {asked} " if asked else ""
+    raise NoUsableInterfaceError(
+        f"the agent's card offers no interface {scope}that this client speaks ({SPOKEN_TEXT}); "
+        f"it offers: {listed}"
+    )
