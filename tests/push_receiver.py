@@ -12,7 +12,7 @@ import ssl
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -84,6 +84,20 @@ class Receiver:
             if not self._cond.wait_for(lambda: len(self.requests) >= count, timeout):
                 raise AssertionError(f"expected {count} requests, got {len(self.requests)}")
             return list(self.requests[:count])
+
+    def wait_until(self, done: Callable[[Received], bool], timeout: float = 10.0) -> list[Received]:
+        """Every request up to and including the first one ``done`` accepts; fails if none does
+        within ``timeout``."""
+
+        def arrived() -> int | None:
+            return next((i for i, r in enumerate(self.requests) if done(r)), None)
+
+        with self._cond:
+            if not self._cond.wait_for(lambda: arrived() is not None, timeout):
+                raise AssertionError(f"no matching request among {len(self.requests)}")
+            index = arrived()
+            assert index is not None
+            return list(self.requests[: index + 1])
 
     def start(self) -> Receiver:
         self._thread.start()

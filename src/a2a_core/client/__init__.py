@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from a2a_core.client.events import EventStream as EventStream
     from a2a_core.client.events import is_final as is_final
     from a2a_core.client.interfaces import Interface as Interface
-    from a2a_core.client.wire import user_message as user_message
+    from a2a_core.client.messages import user_message as user_message
 
 _MODULES: dict[str, str] = {
     "A2AClient": "a2a_core.client.client",
@@ -28,7 +28,7 @@ _MODULES: dict[str, str] = {
     "EventStream": "a2a_core.client.events",
     "is_final": "a2a_core.client.events",
     "Interface": "a2a_core.client.interfaces",
-    "user_message": "a2a_core.client.wire",
+    "user_message": "a2a_core.client.messages",
     "A2AClientConnectionError": "a2a_core.client.errors",
     "A2AClientError": "a2a_core.client.errors",
     "A2AClientHTTPError": "a2a_core.client.errors",

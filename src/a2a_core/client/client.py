@@ -13,29 +13,26 @@ from typing import Any
 
 import httpx
 
-from a2a_core.client import codec_v0, codec_v1
 from a2a_core.client import operations as op
 from a2a_core.client.cards import interfaces_of
+from a2a_core.client.connection import connect
 from a2a_core.client.discovery import fetch_card, verify
 from a2a_core.client.errors import A2AClientCardError, A2AClientUnsupportedError
 from a2a_core.client.events import Closing, Event, EventStream
 from a2a_core.client.interfaces import (
-    HTTP_JSON,
-    JSONRPC,
     V0_2,
     Interface,
     NoUsableInterfaceError,
     binding_name,
     checked_version,
     choose,
+    direct,
     major_minor,
 )
-from a2a_core.client.jsonrpc import JsonRpcTransport
+from a2a_core.client.messages import outgoing
 from a2a_core.client.operations import Codec
-from a2a_core.client.rest import RestTransport
 from a2a_core.client.resuming import resuming
 from a2a_core.client.transport import Transport
-from a2a_core.client.wire import user_message
 from a2a_core.core.errors import PushConfigNotFoundError
 from a2a_core.core.requests import (
     ListTasksQuery,
@@ -48,7 +45,6 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.protocol.v0 import TaskPushNotificationConfig
-from a2a_core.protocol.versions import HEADER
 from a2a_core.types import AgentCard, Message, PushNotificationConfig, Task, TaskState
 
 
@@ -121,9 +117,7 @@ class A2AClient(Closing):
         """The interface calls go to (the card is read on first use, unless ``rpc_url`` was given)."""
         if self._interface is None:
             if self._rpc_url is not None:
-                binding = self.binding or JSONRPC
-                default = "1.0" if binding == HTTP_JSON else "0.3"
-                self._interface = Interface(self._rpc_url, binding, self.protocol_version or default)
+                self._interface = direct(self._rpc_url, self.binding, self.protocol_version)
             else:
                 if not self.interfaces:
                     await self.get_card()
@@ -154,7 +148,7 @@ class A2AClient(Closing):
     ) -> Task | Message:
         """Send a text or a Message, starting a task or continuing ``task_id``; ``blocking``
         waits until the turn ends (1.0: ``returnImmediately`` is its opposite)."""
-        message = _message(message, task_id, context_id)
+        message = outgoing(message, task_id, context_id)
         modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
         request = SendRequest(message, blocking, history_length, modes, push_config, metadata)
         result: Task | Message = await self._call(op.SEND, request)
@@ -211,7 +205,7 @@ class A2AClient(Closing):
         the first iteration.
         """
         modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
-        message = _message(message, task_id, context_id)
+        message = outgoing(message, task_id, context_id)
         request = SendRequest(message, None, history_length, modes, push_config, metadata)
         return EventStream(lambda stream: self._resuming(stream, op.STREAM, request), task_id=task_id)
 
@@ -283,15 +277,7 @@ class A2AClient(Closing):
 
     async def _connect(self) -> tuple[Codec, Transport]:
         if self._connection is None:
-            interface = await self.interface()
-            headers = dict(self._headers)
-            codec: Codec = codec_v0.CODEC
-            if interface.is_v1:
-                headers[HEADER] = "1.0"
-                codec = codec_v1.CODEC
-            kind = RestTransport if interface.binding == HTTP_JSON else JsonRpcTransport
-            tenant = interface.tenant if interface.is_v1 else None
-            self._connection = codec, kind(self._http, interface.url, headers, tenant=tenant)
+            self._connection = connect(self._http, await self.interface(), self._headers)
         return self._connection
 
     async def _call(self, name: str, request: Any) -> Any:
@@ -302,13 +288,6 @@ class A2AClient(Closing):
                 f"{name} is an A2A 1.0 operation, and this agent is reached over {await self.interface()}"
             )
         return await transport.call(operation, request)
-
-
-def _message(message: Message | str, task_id: str | None, context_id: str | None) -> Message:
-    if isinstance(message, str):
-        return user_message(message, task_id=task_id, context_id=context_id)
-    ids = {"task_id": task_id, "context_id": context_id}
-    return message.model_copy(update={k: v for k, v in ids.items() if v is not None})
 
 
 def _public(config: TaskPushConfig) -> TaskPushNotificationConfig:

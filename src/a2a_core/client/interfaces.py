@@ -86,6 +86,14 @@ def checked_version(value: str) -> str:
     return value.strip()
 
 
+def direct(url: str, binding: str | None, version: str | None) -> Interface:
+    """The interface at ``url``, named without a card: JSON-RPC unless ``binding`` says otherwise,
+    in ``version``, by default 0.3 over JSON-RPC (what a server assumes of a request that names
+    no version) and 1.0 over HTTP+JSON (which only 1.0 has)."""
+    binding = binding or JSONRPC
+    return Interface(url, binding, version or ("1.0" if binding == HTTP_JSON else "0.3"))
+
+
 def choose(
     interfaces: Iterable[Interface], *, binding: str | None = None, version: str | None = None
 ) -> Interface:

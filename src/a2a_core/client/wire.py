@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -11,20 +10,8 @@ import httpx
 from pydantic import ValidationError
 
 from a2a_core.client.errors import A2AClientHTTPError
-from a2a_core.types import Message, Role, TextPart
 
 T = TypeVar("T")
-
-
-def user_message(text: str, *, task_id: str | None = None, context_id: str | None = None) -> Message:
-    """A user message with one text part and a fresh message id."""
-    return Message(
-        role=Role.user,
-        parts=[TextPart(text=text)],
-        message_id=uuid.uuid4().hex,
-        task_id=task_id,
-        context_id=context_id,
-    )
 
 
 def json_body(response: httpx.Response) -> Any:
