@@ -1,8 +1,8 @@
 """The current official client, a2a-sdk 1.3, against the real dev server over loopback sockets.
 
 The client is built the documented way (`create_client` from the agent card). Our card at
-``/.well-known/agent-card.json`` says protocolVersion 0.3.0, so the factory picks a2a-sdk's 0.3
-compatibility transport (0.3 JSON-RPC methods, ``A2A-Version: 0.3``). Results are protobuf
+``/.well-known/agent-card.json`` lists 1.0 JSON-RPC first (then 1.0 HTTP+JSON and 0.3 JSON-RPC),
+so the factory picks its 1.0 JSON-RPC transport (``A2A-Version: 1.0``). Results are protobuf
 messages; JSON-RPC errors are raised as the `a2a.utils.errors` class for their code.
 """
 
