@@ -3,7 +3,7 @@
 Each server speaks 1.0 over JSON-RPC and HTTP+JSON at its base URL, lists both in its card's
 ``supportedInterfaces``, and runs the `agents.scripted` contract (``wait`` asks a question,
 anything else streams ``chunks`` artifact chunks and completes with ``done: <text>``). The list
-holds a2a-sdk 1.3's own server (the reference) and ours (`dev`, memory backend), so every
+holds a2a-sdk 1.3's own server (the reference) and ours (`dev` on its default moto backend, push on), so every
 scenario shows the two answer a 1.0 client alike.
 
 - a2a-sdk 1.3, in-process, `create_client` preferring each binding in turn: send (blocking and
