@@ -95,6 +95,21 @@ def api_key_server(api_keys: dict[str, str]) -> Iterator[str]:
     yield from _serve(ECHO_AGENT, "memory", env)
 
 
+# A skill only authenticated callers see (the extended card's), with push on so cards are signed.
+EXTENDED_SKILL = {"id": "payroll", "name": "Payroll", "description": "Runs the payroll", "tags": ["hr"]}
+
+
+@pytest.fixture(scope="module")
+def extended_card_server(api_keys: dict[str, str]) -> Iterator[str]:
+    env = {
+        "A2A_AUTH_MODE": "api_key",
+        "A2A_API_KEYS": json.dumps(api_keys),
+        "A2A_EXTENDED_SKILLS": json.dumps([EXTENDED_SKILL]),
+        "A2A_PUSH_ENABLED": "true",
+    }
+    yield from _serve(ECHO_AGENT, "local", env)
+
+
 @pytest.fixture(scope="module")
 def local_issuer() -> LocalIssuer:
     return LocalIssuer()

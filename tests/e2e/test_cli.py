@@ -1,4 +1,4 @@
-"""The real `a2a-serverless` console script (send, card, get) against `a2a-serverless dev`.
+"""The real `a2a-serverless` console script (send, card, get, tasks) against `a2a-serverless dev`.
 
 Assertions read ``--json`` output where a script would; the human output is checked for what a
 person needs to see. Interactive continuation is driven by writing the reply to stdin.
@@ -211,6 +211,37 @@ def test_api_key_send_needs_the_key_and_tasks_stay_with_their_owner(
     other = cli("get", api_key_server, task["id"], "-H", f"x-api-key: {api_keys['bob']}", "--json")
     assert other.code == 2
     assert other.documents[0]["error"]["code"] == -32001
+
+
+def test_card_extended_shows_the_extra_skill_to_a_key_holder(
+    extended_card_server: str, api_key_server: str, api_keys: dict[str, str]
+) -> None:
+    public = cli("card", extended_card_server)
+    assert public.code == 0, public.stderr
+    assert "Extended:     authenticated callers get more (card --extended with credentials)" in public.stdout
+    assert "[payroll]" not in public.stdout
+
+    key = f"x-api-key: {api_keys['alice']}"
+    jwks = f"{extended_card_server}.well-known/jwks.json"
+    human = cli("card", extended_card_server, "--extended", "-H", key, "--card-jwks", jwks)
+    assert human.code == 0, human.stderr
+    assert "  - Payroll [payroll]: Runs the payroll" in human.stdout
+    assert "Extended:     this is the authenticated extended card" in human.stdout
+    assert "Signature:    verified (key " in human.stdout
+    for protocol in ("1.0", "0.3", "0.2.5"):
+        scripted = cli(
+            "card", extended_card_server, "--extended", "-H", key, "--protocol", protocol, "--json"
+        )
+        assert scripted.code == 0, scripted.stderr
+        assert "payroll" in [skill["id"] for skill in scripted.documents[0]["skills"]]
+
+    anonymous = cli("card", extended_card_server, "--extended")
+    assert anonymous.code == 2
+    assert "401" in anonymous.stderr
+    assert "x-api-key" in anonymous.stderr
+    offered_none = cli("card", api_key_server, "--extended", "-H", key)
+    assert offered_none.code == 2
+    assert "the agent's card offers no extended card" in offered_none.stderr
 
 
 def test_jwt_send_with_a_bearer_token(jwt_server: str, local_issuer: LocalIssuer) -> None:

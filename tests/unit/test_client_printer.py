@@ -131,6 +131,10 @@ def test_card_summary_shows_skills_capabilities_and_auth() -> None:
     assert "bearer: HTTP bearer (JWT); key: API key in header 'X-API-Key'; required: bearer or key" in text
     assert "  - Draft [draft]: A first draft" in text
     assert "e.g. otters" in text
+    assert "Extended:" not in text
+    offering = card.model_copy(update={"supports_authenticated_extended_card": True})
+    assert "Extended:     authenticated callers get more" in card_summary(offering)
+    assert "Extended:     this is the authenticated extended card" in card_summary(offering, extended=True)
 
 
 def test_task_summary_lists_history_and_artifacts() -> None:

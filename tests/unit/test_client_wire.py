@@ -206,3 +206,36 @@ async def test_errors_before_a_stream_are_raised_and_message_stream_is_never_res
     with pytest.raises(A2AClientConnectionError, match="cannot reach"):
         [event async for event in client(unreachable).stream_message("hi")]
     assert calls == ["message/stream", "message/stream"]
+
+
+async def test_an_extended_card_answer_that_is_no_card_is_an_http_error() -> None:
+    card = {**CARD, "protocolVersion": "0.3.0", "supportsAuthenticatedExtendedCard": True}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("agent-card.json"):
+            return httpx.Response(200, json=card)
+        assert rpc(request)["method"] == "agent/getAuthenticatedExtendedCard"
+        return answer(request, result={"name": "half a card"})
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    with pytest.raises(A2AClientHTTPError, match=r"rpc did not answer with an agent card") as error:
+        await A2AClient(BASE, httpx_client=http).get_extended_card()
+    assert error.value.url == "http://agent.test/a2a/rpc"
+
+
+async def test_a_0_2_5_extended_card_is_read_beside_the_cards_url() -> None:
+    card = {**CARD, "protocolVersion": "0.2.5", "supportsAuthenticatedExtendedCard": True}
+    extended = {**card, "skills": [{"id": "more", "name": "More", "description": "d", "tags": []}]}
+    seen: list[tuple[str, str | None]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append((request.url.path, request.headers.get("authorization")))
+        if request.url.path.endswith("agent-card.json"):
+            return httpx.Response(200, json=card)
+        return httpx.Response(200, json=extended)
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    agent = A2AClient(BASE, httpx_client=http, headers={"Authorization": "Bearer t"})
+    assert [skill.id for skill in (await agent.get_extended_card()).skills] == ["more"]
+    # {url}/../agent/authenticatedExtendedCard, as the 0.2.5 spec puts it, with the credentials.
+    assert seen[-1] == ("/a2a/agent/authenticatedExtendedCard", "Bearer t")

@@ -43,6 +43,7 @@ class ReadCard:
     card: AgentCard
     interfaces: tuple[Interface, ...]
     document: Mapping[str, Any]  # as served: what signatures cover
+    signature: dict[str, Any] | None = None  # the protected header that verified, when asked to
 
 
 def read_card(document: object, card_url: str) -> ReadCard:

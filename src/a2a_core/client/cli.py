@@ -52,6 +52,11 @@ def add_parsers(commands: Any) -> None:
     )
     card = commands.add_parser("card", help="show an agent's card: skills, capabilities, auth")
     card.add_argument("url", help="the agent's base URL, or the URL of its card")
+    card.add_argument(
+        "--extended",
+        action="store_true",
+        help="the authenticated extended card (send the credential with -H), if the card offers one",
+    )
     get = commands.add_parser("get", help="show a task: state, history, artifacts")
     get.add_argument("url", help="the agent's base URL")
     get.add_argument("task_id", help="the task id")

@@ -14,29 +14,28 @@ from typing import Any
 import httpx
 
 from a2a_core.client import operations as op
-from a2a_core.client.cards import interfaces_of
+from a2a_core.client.cards import ReadCard, interfaces_of
 from a2a_core.client.connection import connect
-from a2a_core.client.discovery import fetch_card, verify
+from a2a_core.client.discovery import public_card
 from a2a_core.client.errors import A2AClientCardError, A2AClientUnsupportedError
 from a2a_core.client.events import Closing, Event, EventStream
+from a2a_core.client.extended import check_offered, fetch_extended
 from a2a_core.client.interfaces import (
-    V0_2,
     Interface,
     NoUsableInterfaceError,
     binding_name,
     checked_version,
     choose,
     direct,
-    major_minor,
 )
 from a2a_core.client.messages import outgoing
 from a2a_core.client.operations import Codec
+from a2a_core.client.push_configs import every_config, public
 from a2a_core.client.resuming import resuming
 from a2a_core.client.transport import Transport
 from a2a_core.core.errors import PushConfigNotFoundError
 from a2a_core.core.requests import (
     ListTasksQuery,
-    PushConfigQuery,
     PushConfigRef,
     SendRequest,
     TaskPage,
@@ -85,6 +84,7 @@ class A2AClient(Closing):
         self.interfaces: tuple[Interface, ...] = interfaces_of(self.card) if self.card else ()
         self.card_document: Mapping[str, Any] | None = None
         self.card_signature: dict[str, Any] | None = None  # the protected header that verified
+        self.extended: ReadCard | None = None  # the last get_extended_card: document, signature
         self.max_reconnects = max_reconnects
         self.binding = binding_name(binding) if binding else None
         self.protocol_version = checked_version(protocol_version) if protocol_version else None
@@ -106,12 +106,21 @@ class A2AClient(Closing):
         """Fetch the public card: the URL itself if it names a JSON file, else the well-known
         paths (``agent-card.json``, then the 0.2.5 ``agent.json``, or the other way round when
         ``protocol_version`` is 0.2.5); verified with ``card_jwks``."""
-        legacy = self.protocol_version is not None and major_minor(self.protocol_version) == V0_2
-        read = await fetch_card(self._http, self.base_url, self._headers, legacy_first=legacy)
-        if self.card_jwks is not None:
-            self.card_signature = await verify(self._http, read, self.card_jwks)
+        read = await public_card(
+            self._http, self.base_url, self._headers, version=self.protocol_version, jwks=self.card_jwks
+        )
         self.card, self.interfaces, self.card_document = read.card, read.interfaces, read.document
+        self.card_signature = read.signature
         return read.card
+
+    async def get_extended_card(self) -> AgentCard:
+        """The authenticated extended card (pass ``headers`` the agent accepts) over the interface
+        in use, verified with ``card_jwks`` as `get_card` is (`a2a_core.client.extended`). Raises
+        `A2AClientUnsupportedError`, sending nothing, when the public card offers none."""
+        check_offered(self.card or await self.get_card())
+        using = await self.interface()
+        self.extended = await fetch_extended(self._http, using, self._headers, self._connect, self.card_jwks)
+        return self.extended.card
 
     async def interface(self) -> Interface:
         """The interface calls go to (the card is read on first use, unless ``rpc_url`` was given)."""
@@ -236,7 +245,7 @@ class A2AClient(Closing):
     async def set_push_config(
         self, task_id: str, config: PushNotificationConfig
     ) -> TaskPushNotificationConfig:
-        return _public(await self._call(op.SET_PUSH, TaskPushConfig(task_id, config)))
+        return public(await self._call(op.SET_PUSH, TaskPushConfig(task_id, config)))
 
     async def get_push_config(self, task_id: str, config_id: str | None = None) -> TaskPushNotificationConfig:
         """The task's config ``config_id``; without one, its first config (as 0.x servers answer)."""
@@ -245,20 +254,11 @@ class A2AClient(Closing):
             if not configs:
                 raise PushConfigNotFoundError(f"Task {task_id} has no push notification config")
             return configs[0]
-        return _public(await self._call(op.GET_PUSH, PushConfigRef(task_id, config_id)))
+        return public(await self._call(op.GET_PUSH, PushConfigRef(task_id, config_id)))
 
     async def list_push_configs(self, task_id: str) -> list[TaskPushNotificationConfig]:
         """Every config of the task (1.0's pages followed to the last)."""
-        configs: list[TaskPushConfig] = []
-        token: str | None = None
-        tokens: set[str] = set()
-        while True:
-            page = await self._call(op.LIST_PUSH, PushConfigQuery(task_id, page_token=token))
-            configs += page.configs
-            token = page.next_page_token
-            if not token or token in tokens:
-                return [_public(config) for config in configs]
-            tokens.add(token)
+        return await every_config(self._call, task_id)
 
     async def delete_push_config(self, task_id: str, config_id: str) -> None:
         await self._call(op.DELETE_PUSH, PushConfigRef(task_id, config_id))
@@ -288,7 +288,3 @@ class A2AClient(Closing):
                 f"{name} is an A2A 1.0 operation, and this agent is reached over {await self.interface()}"
             )
         return await transport.call(operation, request)
-
-
-def _public(config: TaskPushConfig) -> TaskPushNotificationConfig:
-    return TaskPushNotificationConfig(task_id=config.task_id, push_notification_config=config.config)

@@ -118,4 +118,6 @@ CODEC = op.table(
     Operation(op.GET_PUSH, MethodName.push_config_get, _get_push, _push),
     Operation(op.LIST_PUSH, MethodName.push_config_list, _list_push, _push_page),
     Operation(op.DELETE_PUSH, MethodName.push_config_delete, _delete_push, _nothing),
+    # 0.3 only (0.2.5 has a plain GET instead, `a2a_core.client.extended`); read by `cards`.
+    Operation(op.EXTENDED_CARD, MethodName.extended_card, op.no_params, op.json_object),
 )

@@ -106,7 +106,7 @@ def _task(value: Any) -> Task:
 
 def _page(value: Any) -> TaskPage:
     defaults = {"tasks": [], "nextPageToken": "", "pageSize": 0, "totalSize": 0}
-    page = wq.ListTasksResponse.model_validate({**defaults, **_object(value)})
+    page = wq.ListTasksResponse.model_validate({**defaults, **op.json_object(value)})
     return TaskPage(
         tasks=tuple(task_from_v1(task) for task in page.tasks),
         next_page_token=page.next_page_token,
@@ -129,13 +129,7 @@ def _push_page(value: Any) -> PushConfigPage:
 
 
 def _empty(value: Any) -> None:
-    _object(value if value is not None else {})  # google.protobuf.Empty: {} (or nothing at all)
-
-
-def _object(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
-    return value
+    op.json_object(value if value is not None else {})  # google.protobuf.Empty: {} (or nothing at all)
 
 
 def _present(message: Any) -> Any:
@@ -154,4 +148,6 @@ CODEC = op.table(
     Operation(op.GET_PUSH, op.GET_PUSH, _push_ref, _push),
     Operation(op.LIST_PUSH, op.LIST_PUSH, _list_push, _push_page),
     Operation(op.DELETE_PUSH, op.DELETE_PUSH, _push_ref, _empty),
+    # The card document as served: `a2a_core.client.cards` reads it, as it reads the public one.
+    Operation(op.EXTENDED_CARD, op.EXTENDED_CARD, op.no_params, op.json_object),
 )

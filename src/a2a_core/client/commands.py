@@ -37,7 +37,7 @@ class Io:
 
 
 async def _card(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
-    card = await client.get_card()
+    card = await client.get_extended_card() if args.extended else await client.get_card()
     if io.json_mode:
         io.json(to_wire(card))
         return EXIT_OK
@@ -46,13 +46,16 @@ async def _card(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     except A2AClientCardError as error:
         using = None
         io.note(f"a2a-serverless card: {error}")
-    signatures = (client.card_document or {}).get("signatures") or []
+    extended = client.extended if args.extended else None
+    document = extended.document if extended else client.card_document
+    signatures = (document or {}).get("signatures") or []
     summary = card_summary(
         card,
         interfaces=client.interfaces,
         using=using,
         signatures=len(signatures) if isinstance(signatures, list) else 0,
-        verified=client.card_signature,
+        verified=extended.signature if extended else client.card_signature,
+        extended=extended is not None,
     )
     io.stdout.write(summary + "\n")
     return EXIT_OK

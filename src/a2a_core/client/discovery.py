@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -9,10 +10,24 @@ import httpx
 
 from a2a_core.client.cards import ReadCard, read_card, verify_signatures
 from a2a_core.client.errors import A2AClientCardError, A2AClientConnectionError
+from a2a_core.client.interfaces import V0_2, major_minor
 from a2a_core.client.wire import describe, http_error, json_body
 
 # The 1.x/0.3 card first; 0.2.5 agents publish only the second.
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
+
+
+async def public_card(
+    http: httpx.AsyncClient,
+    base_url: str,
+    headers: Mapping[str, str],
+    *,
+    version: str | None,
+    jwks: str | Mapping[str, Any] | None,
+) -> ReadCard:
+    """The card `fetch_card` finds (the 0.2.5 one first when ``version`` is 0.2.5), `verified`."""
+    legacy = version is not None and major_minor(version) == V0_2
+    return await verified(http, await fetch_card(http, base_url, headers, legacy_first=legacy), jwks)
 
 
 async def fetch_card(
@@ -39,6 +54,13 @@ async def fetch_card(
         return read_card(json_body(response), str(url))
     except ValueError as error:
         raise http_error(response, f"{url} did not answer with an agent card ({error})") from error
+
+
+async def verified(http: httpx.AsyncClient, card: ReadCard, jwks: str | Mapping[str, Any] | None) -> ReadCard:
+    """``card`` with the ``signature`` that `verify` finds, or as it is without ``jwks``."""
+    if jwks is None:
+        return card
+    return dataclasses.replace(card, signature=await verify(http, card, jwks))
 
 
 async def verify(http: httpx.AsyncClient, card: ReadCard, jwks: str | Mapping[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,8 @@ class A2AClientCardError(A2AClientError):
 
 
 class A2AClientUnsupportedError(A2AClientError):
-    """The operation does not exist in the protocol version the agent speaks (ListTasks over 0.x)."""
+    """The operation does not exist in the protocol version the agent speaks (ListTasks over 0.x),
+    or the agent's card does not offer it (an extended card)."""
 
 
 @functools.cache

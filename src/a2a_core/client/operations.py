@@ -21,6 +21,7 @@ SET_PUSH = "CreateTaskPushNotificationConfig"
 GET_PUSH = "GetTaskPushNotificationConfig"
 LIST_PUSH = "ListTaskPushNotificationConfigs"
 DELETE_PUSH = "DeleteTaskPushNotificationConfig"
+EXTENDED_CARD = "GetExtendedAgentCard"
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,16 @@ Codec = Mapping[str, Operation]
 def compact(**fields: Any) -> dict[str, Any]:
     """Wire params from camelCase keyword arguments, the unset (None) ones left out."""
     return {name: value for name, value in fields.items() if value is not None}
+
+
+def no_params(request: object) -> dict[str, Any]:
+    return {}
+
+
+def json_object(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value
 
 
 def table(*operations: Operation) -> Codec:

@@ -39,6 +39,14 @@ def parts_text(parts: list[Part]) -> str:
     return "".join(part_text(part) for part in parts)
 
 
+def _extended(card: AgentCard, extended: bool) -> str | None:
+    if extended:
+        return "this is the authenticated extended card"
+    if card.supports_authenticated_extended_card:
+        return "authenticated callers get more (card --extended with credentials)"
+    return None
+
+
 def card_summary(
     card: AgentCard,
     *,
@@ -46,10 +54,11 @@ def card_summary(
     using: Interface | None = None,
     signatures: int = 0,
     verified: Mapping[str, Any] | None = None,
+    extended: bool = False,
 ) -> str:
     """The card for a person; ``interfaces`` as the card lists them, ``using`` the one the client
     chose, ``signatures`` how many the card carries and ``verified`` the header of the one that
-    verified (None: not checked)."""
+    verified (None: not checked); ``extended``: it is the authenticated extended card."""
     caps = card.capabilities
     flags = {
         "streaming": caps.streaming,
@@ -62,6 +71,7 @@ def card_summary(
         ("Interfaces", ", ".join(_interface(i, card.url) for i in interfaces)),
         ("Using", str(using) if using else None),
         ("Signature", _signature(signatures, verified)),
+        ("Extended", _extended(card, extended)),
         ("Provider", f"{card.provider.organization} ({card.provider.url})" if card.provider else None),
         ("Docs", card.documentation_url),
         ("Capabilities", ", ".join(f"{name}: {'yes' if on else 'no'}" for name, on in flags.items())),
