@@ -89,6 +89,19 @@ async def test_other_keys_missing_signatures_and_bad_headers_fail() -> None:
         verify_card(document, {"keys": "nope"})
 
 
+async def test_a_0_2_5_card_has_no_signatures_rather_than_an_unreadable_one() -> None:
+    # 0.2.5 cards have no signatures field, and their shape is not the 1.0 card's: the answer
+    # is that there is nothing to verify, not a 1.0 validation error about the card's fields.
+    legacy = (
+        CardBuilder(Settings(), streaming=True, push_notifications=True)
+        .card(URL)
+        .model_dump(mode="json", by_alias=True, exclude_none=True)
+    )
+    legacy["securitySchemes"] = {"apiKey": {"type": "apiKey", "in": "header", "name": "x-api-key"}}
+    with pytest.raises(CardSignatureError, match=r"^the card has no signatures$"):
+        verify_card(legacy, await jwks([LocalSigner()]))
+
+
 async def test_one_good_signature_among_several_is_enough() -> None:
     signer, retired = LocalSigner(), LocalSigner()
     document = await signed_document(signer)

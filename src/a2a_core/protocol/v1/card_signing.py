@@ -64,17 +64,19 @@ def verify_card(
     from joserfc.errors import JoseError
     from joserfc.jwk import KeySet
 
+    # Before reading the card as 1.0: a 0.2.5 card (no signatures in that generation) would
+    # otherwise fail as a malformed 1.0 card over fields such as its securitySchemes.
+    if not card.get("signatures"):
+        raise CardSignatureError("the card has no signatures")
     try:
         parsed = AgentCard.model_validate(card)
         payload = _b64(canonical_payload(parsed))
         keys = KeySet.import_key_set(dict(jwks))  # type: ignore[arg-type]
     except (ValidationError, ValueError, RecursionError, JoseError) as error:
         raise CardSignatureError(f"the card or the key set cannot be read: {error}") from None
-    if not parsed.signatures:
-        raise CardSignatureError("the card has no signatures")
     allowed = list(algorithms)
     problems = []
-    for index, entry in enumerate(parsed.signatures):
+    for index, entry in enumerate(parsed.signatures or ()):
         try:
             header = _header(entry.protected)
             token = f"{entry.protected}.{payload}.{entry.signature}"
