@@ -30,6 +30,7 @@ from infra.testing import checked_app, logical_id
 from infra.wheels import BundlingError, find_uv, requirement_name
 
 from infra import bundling, closures
+from support import missing_prerequisite
 
 ARM = BundleSpec(platform="aarch64", python_version="3.11")
 ELF_MACHINES = {"aarch64": 183, "x86_64": 62}  # e_machine in the ELF header
@@ -112,7 +113,7 @@ def test_bundles_hold_what_each_function_imports_and_serve_requests(tmp_path: Pa
     try:
         find_uv()
     except BundlingError as error:  # `make test` always has it (.tools/bin/uv)
-        pytest.skip(str(error))
+        missing_prerequisite(str(error))
     app = checked_app(tmp_path / "cdk.out", skip_bundling=False)
     A2AStack(app, "Arm", agent="a2a_core.examples.echo:agent", push=True)
     A2AStack(
