@@ -13,7 +13,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ValidationError
 
@@ -26,6 +26,8 @@ from a2a_core.core.errors import (
     InvalidRequestError,
     JSONParseError,
     MethodNotFoundError,
+    PushNotificationNotSupportedError,
+    UnsupportedOperationError,
     VersionNotSupportedError,
 )
 from a2a_core.protocol.validation import invalid_params, not_unicode_error, too_deep_error
@@ -54,6 +56,28 @@ class Method:
     # The params' choice of another reading of this method (a client's dialect of the
     # generation, read and answered its way), or None for this one.
     dialect: Callable[[dict[str, Any]], Method | None] | None = None
+
+
+Handler = Callable[[Any, Caller], Awaitable[Any]]
+
+
+def streaming_disabled(instead: str) -> Handler:
+    """The handler of a streaming method on a server without streaming; ``instead`` names the
+    generation's methods to use."""
+
+    async def refuse(request: Any, caller: Caller) -> NoReturn:
+        raise UnsupportedOperationError(
+            f"Streaming is not enabled on this server (capabilities.streaming is false); use {instead}"
+        )
+
+    return refuse
+
+
+async def push_disabled(request: Any, caller: Caller) -> NoReturn:
+    """The handler of every push config method on a server without push notifications."""
+    raise PushNotificationNotSupportedError(
+        "This agent does not send push notifications (capabilities.pushNotifications is false)"
+    )
 
 
 @dataclass(frozen=True)

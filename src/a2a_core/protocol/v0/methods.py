@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -17,8 +17,6 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import (
     A2AError,
     ExtendedAgentCardNotConfiguredError,
-    PushNotificationNotSupportedError,
-    UnsupportedOperationError,
 )
 from a2a_core.core.requests import (
     PushConfigPage,
@@ -29,7 +27,14 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
-from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, error_body
+from a2a_core.protocol.jsonrpc import (
+    Binding,
+    Method,
+    RequestId,
+    error_body,
+    push_disabled,
+    streaming_disabled,
+)
 from a2a_core.protocol.v0 import fasta2a
 from a2a_core.protocol.v0.method_names import MethodName
 from a2a_core.protocol.v0.params import (
@@ -122,17 +127,7 @@ def _encode_push_page(page: PushConfigPage) -> bytes:
     return b"[" + b",".join(_encode_push(config) for config in page.configs) + b"]"
 
 
-async def _streaming_disabled(request: Any, caller: Caller) -> NoReturn:
-    raise UnsupportedOperationError(
-        "Streaming is not enabled on this server (capabilities.streaming is false); "
-        "use message/send and tasks/get"
-    )
-
-
-async def _push_disabled(request: Any, caller: Caller) -> NoReturn:
-    raise PushNotificationNotSupportedError(
-        "This agent does not send push notifications (capabilities.pushNotifications is false)"
-    )
+_streaming_disabled = streaming_disabled("message/send and tasks/get")
 
 
 def v0_methods(
@@ -166,22 +161,22 @@ def v0_methods(
         else _method(ref, _streaming_disabled),
         MethodName.push_config_set: _method(
             _decoder(TaskPushNotificationConfig, _set_push),
-            push.set if push else _push_disabled,
+            push.set if push else push_disabled,
             _encode_push,
         ),
         MethodName.push_config_get: _method(
             _decoder(GetTaskPushNotificationConfigParams, _get_push),
-            push.get if push else _push_disabled,
+            push.get if push else push_disabled,
             _encode_push,
         ),
         MethodName.push_config_list: _method(
             _decoder(ListTaskPushNotificationConfigParams, _list_push),
-            push.list if push else _push_disabled,
+            push.list if push else push_disabled,
             _encode_push_page,
         ),
         MethodName.push_config_delete: _method(
             _decoder(DeleteTaskPushNotificationConfigParams, _delete_push),
-            push.delete if push else _push_disabled,
+            push.delete if push else push_disabled,
         ),
         # 0.3; it takes no params.
         MethodName.extended_card: Method(lambda params: None, _extended_card(extended_card), bytes),

@@ -8,7 +8,7 @@ the core's neutral requests (`request_codec`); results encode through the 1.0 co
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -16,11 +16,10 @@ from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import (
     A2AError,
-    PushNotificationNotSupportedError,
     UnsupportedOperationError,
 )
 from a2a_core.core.requests import PushConfigPage, TaskPage, TaskPushConfig
-from a2a_core.protocol.jsonrpc import Binding, Method, RequestId
+from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
 from a2a_core.protocol.v1._proto import dump_json
 from a2a_core.protocol.v1.codec import event_to_v1, send_response_to_v1, task_to_v1
 from a2a_core.protocol.v1.errors import jsonrpc_error_body
@@ -78,17 +77,7 @@ def encode_event(event: BaseModel) -> bytes:
     return dump_json(event_to_v1(event))
 
 
-async def _streaming_disabled(request: Any, caller: Caller) -> NoReturn:
-    raise UnsupportedOperationError(
-        "Streaming is not enabled on this server (capabilities.streaming is false); "
-        "use SendMessage and GetTask"
-    )
-
-
-async def _push_disabled(request: Any, caller: Caller) -> NoReturn:
-    raise PushNotificationNotSupportedError(
-        "This agent does not send push notifications (capabilities.pushNotifications is false)"
-    )
+_streaming_disabled = streaming_disabled("SendMessage and GetTask")
 
 
 def _extended_card(card: ExtendedCard | None) -> Callable[[Any, Caller], Awaitable[bytes]]:
@@ -119,10 +108,10 @@ def v1_methods(
         "ListTasks": (engine.list_tasks, _page),
         "CancelTask": (engine.cancel_task, _task),
         "SubscribeToTask": (streams.subscribe if streams else _streaming_disabled, _raw),
-        "CreateTaskPushNotificationConfig": (push.set if push else _push_disabled, _push),
-        "GetTaskPushNotificationConfig": (push.get if push else _push_disabled, _push),
-        "ListTaskPushNotificationConfigs": (push.list if push else _push_disabled, _push_page),
-        "DeleteTaskPushNotificationConfig": (push.delete if push else _push_disabled, _empty),
+        "CreateTaskPushNotificationConfig": (push.set if push else push_disabled, _push),
+        "GetTaskPushNotificationConfig": (push.get if push else push_disabled, _push),
+        "ListTaskPushNotificationConfigs": (push.list if push else push_disabled, _push_page),
+        "DeleteTaskPushNotificationConfig": (push.delete if push else push_disabled, _empty),
         "GetExtendedAgentCard": (_extended_card(extended_card), _raw),
     }
     assert set(handlers) == set(OPERATIONS)
