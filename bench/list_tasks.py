@@ -38,8 +38,8 @@ from a2a_core.core.engine import TaskEngine  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated  # noqa: E402
 from a2a_core.core.requests import ListTasksQuery  # noqa: E402
+from a2a_core.domain import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
-from a2a_core.types import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
 from aws_cost import PRICES, Meter  # noqa: E402
 from aws_cost import run as simple_task_costs  # noqa: E402
 

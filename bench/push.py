@@ -44,6 +44,7 @@ from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402
 from a2a_core.core.records import Commit  # noqa: E402
 from a2a_core.core.store import InMemoryTaskStore, TaskStore  # noqa: E402
+from a2a_core.domain import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402
 from a2a_core.local.lambda_shapes import LocalLambdaContext  # noqa: E402
 from a2a_core.local.moto_server import start_local_aws  # noqa: E402
 from a2a_core.local.stream_poller import local_push_poller  # noqa: E402
@@ -51,7 +52,6 @@ from a2a_core.push.dead_letters import InMemoryPushDeadLetters  # noqa: E402
 from a2a_core.push.notifier import PushNotifier  # noqa: E402
 from a2a_core.push.signing import LocalSigner, Signer  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
-from a2a_core.types import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402
 from push_receiver import Receiver  # noqa: E402
 
 SETTINGS = Settings(

@@ -51,11 +51,10 @@ from a2a_core.core.changes import Change, Decide, status  # noqa: E402
 from a2a_core.core.executor import TaskContext, as_executor  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
+from a2a_core.core.streams import TaskStreams  # noqa: E402
 from a2a_core.dev import DevStack  # noqa: E402
 from a2a_core.dev.stack import build_dev_stack  # noqa: E402
-from a2a_core.settings import Settings  # noqa: E402
-from a2a_core.streaming import TaskStreams  # noqa: E402
-from a2a_core.types import (  # noqa: E402
+from a2a_core.domain import (  # noqa: E402
     Artifact,
     Message,
     Role,
@@ -64,6 +63,7 @@ from a2a_core.types import (  # noqa: E402
     TaskState,
     TextPart,
 )
+from a2a_core.settings import Settings  # noqa: E402
 from aws_cost import item_size  # noqa: E402
 
 TARGETS = {"ratio_to_one_commit": 2.0, "read_units_history_10": 3}

@@ -226,10 +226,10 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         from a2a_core.core.executor import as_executor
         from a2a_core.core.ledger import TaskLedger
         from a2a_core.core.worker import Worker
+        from a2a_core.domain import PushNotificationConfig
+        from a2a_core.domain.push import PUSH_V1
         from a2a_core.examples.echo import agent
         from a2a_core.settings import Settings
-        from a2a_core.types import PushNotificationConfig
-        from a2a_core.types.push import PUSH_V1
 
         settings = Settings.from_env(self.env(Variant("push")))
         message = self._run_operation()

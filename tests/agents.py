@@ -20,7 +20,7 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from a2a_core.core.executor import TaskContext
-from a2a_core.types import Role
+from a2a_core.domain import Role
 
 ARTIFACT = "chunks"
 WAIT_QUESTION = "What next?"

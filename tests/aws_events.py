@@ -30,11 +30,11 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.requests import SendRequest
+from a2a_core.domain import Message, Role, Task, TaskState, TextPart
 from a2a_core.local import lambda_shapes
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import Settings
-from a2a_core.types import Message, Role, Task, TaskState, TextPart
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient

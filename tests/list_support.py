@@ -15,7 +15,7 @@ from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
 from a2a_core.core.requests import ListTasksQuery, TaskPage
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
-from a2a_core.types import Artifact, Message, Role, TaskState, TaskStatus, TextPart
+from a2a_core.domain import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from clock import Clock
 
 SECRET = b"0123456789abcdef-test-secret"

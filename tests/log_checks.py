@@ -17,7 +17,7 @@ from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdde
 from a2a_core.core.snapshots import RECENT_MESSAGES
 from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
 from a2a_core.core.task_reads import TaskView
-from a2a_core.types import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
+from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
 
 def reference_task(commits: Sequence[Commit], history_length: int | None = None) -> Task:

@@ -13,6 +13,7 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import InMemoryPushConfigStore
 from a2a_core.core.records import Commit
 from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.metrics import CountingMetrics
@@ -20,7 +21,6 @@ from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
-from a2a_core.types import PushNotificationConfig, TaskState
 from support import user_message
 
 ISSUER = "https://agent.example.com/"

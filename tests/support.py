@@ -16,9 +16,9 @@ from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.requests import SendRequest
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
+from a2a_core.domain import Message, PushNotificationConfig, Role, TextPart
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
-from a2a_core.types import Message, PushNotificationConfig, Role, TextPart
 
 CALLER = Caller()
 

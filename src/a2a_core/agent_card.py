@@ -14,8 +14,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from a2a_core.settings import Settings
-from a2a_core.types import (
+from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
     AgentExtension,
@@ -24,6 +23,7 @@ from a2a_core.types import (
     HTTPAuthSecurityScheme,
     to_wire,
 )
+from a2a_core.settings import Settings
 
 CARD_0_2 = "0.2.5"
 JSONRPC = "JSONRPC"

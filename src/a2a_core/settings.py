@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from a2a_core.types import AgentProvider, AgentSkill
-from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES, SCHEME
+from a2a_core.domain import AgentProvider, AgentSkill
+from a2a_core.domain.scalars import DEFAULT_FILE_URI_SCHEMES, SCHEME
 
 ENV_PREFIX = "A2A_"
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from starlette.responses import Response
 
-from a2a_core.streaming import StreamItem
+from a2a_core.core.streams import StreamItem
 
 if TYPE_CHECKING:
     from sse_starlette import ServerSentEvent

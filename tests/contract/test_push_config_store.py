@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.types import PushNotificationAuthenticationInfo, PushNotificationConfig
-from a2a_core.types.push import PUSH_V0, PUSH_V1
+from a2a_core.domain import PushNotificationAuthenticationInfo, PushNotificationConfig
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
 
 pytestmark = pytest.mark.anyio
 

@@ -11,7 +11,7 @@ import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.store import TaskStore
-from a2a_core.types import TaskState
+from a2a_core.domain import TaskState
 from contract.test_task_store import commit
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,7 @@ import pytest
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
 from a2a_core.core.store import InvalidPositionError, OwnedTasks, TaskStore
-from a2a_core.types import Message, Role, TaskState, TaskStatus, TextPart
+from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 
 pytestmark = pytest.mark.anyio
 

@@ -35,7 +35,7 @@ from a2a_core.core.errors import (
     UnsupportedOperationError,
 )
 from a2a_core.core.errors import TaskNotFoundError as TaskNotFound
-from a2a_core.types import (
+from a2a_core.domain import (
     Message,
     PushNotificationConfig,
     Task,

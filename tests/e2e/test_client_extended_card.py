@@ -22,7 +22,7 @@ from joserfc.jwk import ECKey
 
 from a2a_core.client import A2AClient, A2AClientCardError, A2AClientHTTPError, A2AClientUnsupportedError
 from a2a_core.core.errors import A2AError, ExtendedAgentCardNotConfiguredError, UnsupportedOperationError
-from a2a_core.types import AgentCapabilities, AgentCard
+from a2a_core.domain import AgentCapabilities, AgentCard
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 

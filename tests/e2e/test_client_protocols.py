@@ -36,7 +36,7 @@ from a2a_core.core.errors import (
     TaskNotCancelableError,
     TaskNotFoundError,
 )
-from a2a_core.types import (
+from a2a_core.domain import (
     Message,
     PushNotificationConfig,
     Task,

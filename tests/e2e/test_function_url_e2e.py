@@ -32,11 +32,11 @@ from a2a_core.client.errors import A2AClientHTTPError
 from a2a_core.compose import build_server
 from a2a_core.compose.aws import build_aws_adapters
 from a2a_core.core.errors import TaskNotFoundError
+from a2a_core.domain import Task, TaskState, TaskStatusUpdateEvent
 from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws, create_resources
 from a2a_core.local.pollers import SqsPoller
 from a2a_core.settings import Settings
-from a2a_core.types import Task, TaskState, TaskStatusUpdateEvent
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 

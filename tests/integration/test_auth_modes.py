@@ -19,8 +19,8 @@ from joserfc import jwt
 from joserfc.jwk import OctKey
 
 from a2a_core.auth.testing import LocalIssuer
+from a2a_core.domain import AgentSkill
 from a2a_core.examples.echo import agent as echo
-from a2a_core.types import AgentSkill
 from auth_support import API_KEYS, KEYS, client_for, send
 from support import Stack
 

@@ -9,8 +9,8 @@ import pytest
 
 from a2a_core.agent_card import public_url
 from a2a_core.app import create_app
+from a2a_core.domain import AgentSkill
 from a2a_core.examples.echo import agent as echo
-from a2a_core.types import AgentSkill
 from support import Stack
 
 pytestmark = pytest.mark.anyio

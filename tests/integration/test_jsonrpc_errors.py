@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo_agent
 from a2a_core.server import AgentServer
-from a2a_core.types import TaskState
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -31,10 +31,10 @@ from a2a_core.core.errors import (
 )
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.domain import AgentSkill, TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.protocol.v1.errors import jsonrpc_error_body, rest_error
 from a2a_core.server import AgentServer
-from a2a_core.types import AgentSkill, TaskState
 from auth_support import API_KEYS, KEYS, client_for
 from support import Stack
 from v1_support import call_rest, call_rpc, expect_rest_error, expect_rpc_error, message

@@ -15,8 +15,8 @@ from a2a_core.auth import CredentialsRejectedError, NoAuthenticator, Principal, 
 from a2a_core.auth.local import dev_auth
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.dev.console import banner
+from a2a_core.domain import AgentSkill, to_wire
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.types import AgentSkill, to_wire
 
 pytestmark = pytest.mark.anyio
 

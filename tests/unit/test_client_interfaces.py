@@ -13,7 +13,7 @@ from a2a_core.client.interfaces import (
     checked_version,
     choose,
 )
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     Message,
     Role,

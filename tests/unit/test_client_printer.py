@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 import json
 
-from a2a_core.client.printer import Outcome, Printer, exit_code
-from a2a_core.client.render import card_summary, task_summary
-from a2a_core.types import (
+from a2a_core.cli.printer import Outcome, Printer, exit_code
+from a2a_core.cli.render import card_summary, task_summary
+from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
     AgentSkill,

@@ -20,8 +20,8 @@ from a2a_core.core.errors import (
     UnsupportedOperationError,
     VersionNotSupportedError,
 )
+from a2a_core.domain import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 from a2a_core.protocol.v1.errors import jsonrpc_error, rest_error
-from a2a_core.types import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 pytestmark = pytest.mark.anyio
 

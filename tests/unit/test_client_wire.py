@@ -12,7 +12,7 @@ import pytest
 
 from a2a_core.client import A2AClient, A2AClientConnectionError, A2AClientHTTPError
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError
-from a2a_core.types import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
+from a2a_core.domain import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 pytestmark = pytest.mark.anyio
 

@@ -11,8 +11,8 @@ from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import AGENT_FAILED
+from a2a_core.domain import Task, TaskState, TextPart
 from a2a_core.settings import Settings
-from a2a_core.types import Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -11,9 +11,9 @@ from a2a_core.core.errors import (
 )
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.requests import TaskQuery, TaskRef
+from a2a_core.domain import FilePart, FileWithUri, PushNotificationConfig, Role, TaskState, TextPart
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
-from a2a_core.types import FilePart, FileWithUri, PushNotificationConfig, Role, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

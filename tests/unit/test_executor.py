@@ -4,7 +4,7 @@ import pytest
 
 from a2a_core.core.errors import InvalidTransitionError
 from a2a_core.core.executor import AgentExecutor, TaskContext, as_executor, to_parts
-from a2a_core.types import DataPart, TaskState, TextPart
+from a2a_core.domain import DataPart, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.protocol.v0.fasta2a import encode_event, encode_sent, respell, speaks_fasta2a
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     DataPart,
     Message,
@@ -20,6 +19,7 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from a2a_core.protocol.v0.fasta2a import encode_event, encode_sent, respell, speaks_fasta2a
 
 TEXT = {"text": "hi"}
 

@@ -5,7 +5,7 @@ import pytest
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.hooks import FrameworkExecutor, artifact
 from a2a_core.core.worker import AGENT_FAILED
-from a2a_core.types import Artifact, Message, Role, Task, TaskState, TextPart
+from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

@@ -4,7 +4,7 @@ import pytest
 
 from a2a_core.core.errors import InvalidTransitionError
 from a2a_core.core.lifecycle import TERMINAL_STATES, can_transition, check_transition
-from a2a_core.types import TaskState as S
+from a2a_core.domain import TaskState as S
 
 # The protocol's state diagram (seeds 000-002), edge by edge.
 DIAGRAM = [

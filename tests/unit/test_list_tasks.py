@@ -19,7 +19,7 @@ from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.page_tokens import Cursor, PageTokens
 from a2a_core.core.requests import ListTasksQuery
 from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.types import Message, Role, TaskState, TextPart
+from a2a_core.domain import Message, Role, TaskState, TextPart
 from clock import Clock
 from list_support import ALICE, BOB, SECRET, STATES, CountingStore, Seeded, ids, list_all, make_engine, seed
 

@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.urls import UrlPolicy
-from a2a_core.types.push import PUSH_V0, PUSH_V1
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -10,10 +10,10 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
 from a2a_core.push.urls import UrlPolicy
-from a2a_core.types import TaskState
 from support import Stack
 
 pytestmark = pytest.mark.anyio
@@ -265,8 +265,8 @@ async def test_message_send_with_a_refused_push_url_creates_no_task(
 
 async def test_message_stream_stores_its_push_config_too(stack: Stack, client: httpx.AsyncClient) -> None:
     from a2a_core.core.requests import SendRequest
+    from a2a_core.core.streams import TaskStreams
     from a2a_core.protocol.v0 import MessageSendParams
-    from a2a_core.streaming import TaskStreams
     from support import CALLER
 
     params = MessageSendParams.model_validate(message(pushNotificationConfig={"url": HOOK, "id": "s1"}))

@@ -11,12 +11,12 @@ import pytest
 from a2a_core.core.changes import Change, Decide
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated
+from a2a_core.domain import Artifact, PushNotificationConfig, TaskState, TextPart
 from a2a_core.push.metrics import DELIVERED, FAILED, RETRIED
 from a2a_core.push.notifier import CommitRef
 from a2a_core.push.signing import jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
-from a2a_core.types import Artifact, PushNotificationConfig, TaskState, TextPart
 from log_checks import CountingStore, reference_task
 from push_harness import ISSUER, Harness
 from push_receiver import Receiver, closed_port, receiving, tls_for

@@ -17,11 +17,11 @@ from a2a.types import StreamResponse  # a2a-sdk 1.3: how its receivers read a pu
 from google.protobuf import json_format
 
 from a2a_core.compose.push import push_payloads
+from a2a_core.domain import PushNotificationConfig, Task, TaskState, TaskStatus
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.protocol.v1 import codec
 from a2a_core.protocol.v1._proto import dump
 from a2a_core.push.payloads import PushPayloads, TaskPayload
-from a2a_core.types import PushNotificationConfig, Task, TaskState, TaskStatus
-from a2a_core.types.push import PUSH_V0, PUSH_V1
 from push_harness import Harness
 from push_receiver import Receiver, closed_port, receiving
 
@@ -210,8 +210,8 @@ def test_the_push_function_imports_the_1_0_codec_only_when_a_1_0_config_is_notif
     script = """
 import sys
 from a2a_core.compose.push import push_payloads
-from a2a_core.types import Task, TaskState, TaskStatus
-from a2a_core.types.push import PUSH_V0, PUSH_V1
+from a2a_core.domain import Task, TaskState, TaskStatus
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
 task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed))
 payloads = push_payloads()
 payloads.for_version(PUSH_V0).encode(task)

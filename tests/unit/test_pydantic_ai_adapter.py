@@ -25,8 +25,8 @@ from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIExecutor, recor
 from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import AGENT_FAILED
-from a2a_core.types import DataPart, FilePart, FileWithBytes, Message, Role, Task, TaskState
-from a2a_core.types import TextPart as A2ATextPart
+from a2a_core.domain import DataPart, FilePart, FileWithBytes, Message, Role, Task, TaskState
+from a2a_core.domain import TextPart as A2ATextPart
 from support import CALLER, Stack, send_params, user_message
 
 pytestmark = pytest.mark.anyio

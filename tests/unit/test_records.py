@@ -8,7 +8,7 @@ from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit
 from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.types import TaskState
+from a2a_core.domain import TaskState
 from support import user_message
 
 pytestmark = pytest.mark.anyio

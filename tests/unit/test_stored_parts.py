@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from a2a_core.types import FilePart, Message
-from a2a_core.types.scalars import WIRE_INPUT
+from a2a_core.domain import FilePart, Message
+from a2a_core.domain.scalars import WIRE_INPUT
 
 NOT_BASE64 = {"kind": "file", "file": {"bytes": "not base64!"}}
 

@@ -20,7 +20,7 @@ from a2a_core.core.snapshots import (
     unpack_positions,
 )
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
-from a2a_core.types import Artifact, Message, Role, TaskState, TaskStatus, TextPart
+from a2a_core.domain import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from log_checks import CountingStore, reference_task
 from support import user_message
 

@@ -22,11 +22,18 @@ from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.core.requests import TaskRef
+from a2a_core.core.streams import StreamItem, TaskStreams
+from a2a_core.domain import (
+    Artifact,
+    Task,
+    TaskArtifactUpdateEvent,
+    TaskState,
+    TaskStatusUpdateEvent,
+    TextPart,
+)
 from a2a_core.protocol.jsonrpc import Binding, StreamReply, error_body
 from a2a_core.protocol.v0.methods import encode_model
 from a2a_core.protocol.versions import Version
-from a2a_core.streaming import StreamItem, TaskStreams
-from a2a_core.types import Artifact, Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent, TextPart
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 

@@ -10,7 +10,7 @@ from a2a_core.core.executor import HISTORY_WINDOW, FunctionExecutor, TaskContext
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.types import Message, Role, Task, TaskState, TextPart
+from a2a_core.domain import Message, Role, Task, TaskState, TextPart
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 

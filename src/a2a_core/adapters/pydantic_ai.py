@@ -43,7 +43,7 @@ from pydantic_core import to_jsonable_python
 
 from a2a_core.core.executor import Content, TaskContext
 from a2a_core.core.hooks import FrameworkExecutor, artifact
-from a2a_core.types import Artifact, DataPart, FilePart, FileWithBytes, Message, Part, Role, TextPart
+from a2a_core.domain import Artifact, DataPart, FilePart, FileWithBytes, Message, Part, Role, TextPart
 
 # The context value is a JSON object; the agent's history sits under this key, so an agent may
 # keep other state of its own beside it.

@@ -18,9 +18,9 @@ import httpx
 from pydantic import TypeAdapter
 
 from a2a_core.client.interfaces import Interface
+from a2a_core.domain import AgentCard
 from a2a_core.protocol.v1 import card as wc
 from a2a_core.protocol.v1.card_reader import card_from_v1
-from a2a_core.types import AgentCard
 
 legacy_card: TypeAdapter[AgentCard] = TypeAdapter(AgentCard)
 

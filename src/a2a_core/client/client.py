@@ -1,7 +1,7 @@
 """An async client for any A2A agent: 1.0 over JSON-RPC or HTTP+JSON, 0.3 and 0.2.5 over JSON-RPC.
 
 The agent's card says what it speaks (`interfaces`); the client picks the newest it shares and
-then offers one API whatever answered: results are the domain model (`a2a_core.types`), errors
+then offers one API whatever answered: results are the domain model (`a2a_core.domain`), errors
 the `a2a_core.core.errors` classes the server raised.
 """
 
@@ -43,8 +43,8 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.domain import AgentCard, Message, PushNotificationConfig, Task, TaskState
 from a2a_core.protocol.v0 import TaskPushNotificationConfig
-from a2a_core.types import AgentCard, Message, PushNotificationConfig, Task, TaskState
 
 
 class A2AClient(Closing):

@@ -23,6 +23,8 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.domain import Message, Task
+from a2a_core.domain._base import DEFER
 from a2a_core.protocol.v0 import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
@@ -34,8 +36,6 @@ from a2a_core.protocol.v0 import (
     TaskQueryParams,
 )
 from a2a_core.protocol.v0.method_names import MethodName
-from a2a_core.types import Message, Task
-from a2a_core.types._base import DEFER
 
 send_result: TypeAdapter[Task | Message] = TypeAdapter(
     Annotated[Task | Message, Field(discriminator="kind")], config=DEFER

@@ -24,6 +24,7 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.domain import Message, Task
 from a2a_core.protocol.v1 import params as wq
 from a2a_core.protocol.v1 import push as wp
 from a2a_core.protocol.v1 import tasks as wt
@@ -37,7 +38,6 @@ from a2a_core.protocol.v1.codec import (
     task_from_v1,
 )
 from a2a_core.protocol.v1.push_codec import push_config_from_v1, push_config_to_v1
-from a2a_core.types import Message, Task
 
 
 def _send(request: SendRequest) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from types import TracebackType
 from typing import Self
 
 from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     Message,
     Part,

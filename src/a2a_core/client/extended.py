@@ -28,7 +28,7 @@ from a2a_core.client.interfaces import V0_2, Interface
 from a2a_core.client.operations import Codec
 from a2a_core.client.transport import Transport
 from a2a_core.client.wire import http_error, json_body
-from a2a_core.types import AgentCard
+from a2a_core.domain import AgentCard
 
 LEGACY_PATH = "agent/authenticatedExtendedCard"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from a2a_core.types import Message, Role, TextPart
+from a2a_core.domain import Message, Role, TextPart
 
 
 def user_message(text: str, *, task_id: str | None = None, context_id: str | None = None) -> Message:

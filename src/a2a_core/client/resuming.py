@@ -21,7 +21,7 @@ from a2a_core.client.operations import Codec
 from a2a_core.client.transport import StreamBrokenError, Transport
 from a2a_core.core.errors import A2AError
 from a2a_core.core.requests import TaskRef
-from a2a_core.types import Task
+from a2a_core.domain import Task
 
 Connect = Callable[[], Awaitable[tuple[Codec, Transport]]]
 ReadTask = Callable[[str], Awaitable[Task]]

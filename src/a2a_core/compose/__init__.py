@@ -25,10 +25,10 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import TaskStore
+from a2a_core.core.streams import TaskStreams
 from a2a_core.protocol.bindings import build_protocols
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.streaming import TaskStreams
 
 if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService

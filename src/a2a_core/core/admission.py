@@ -10,8 +10,8 @@ from a2a_core.core.errors import (
     PushNotificationNotSupportedError,
 )
 from a2a_core.core.requests import SendRequest
-from a2a_core.types import FilePart, FileWithUri, Message, Role, TextPart
-from a2a_core.types.scalars import file_uri_refusal
+from a2a_core.domain import FilePart, FileWithUri, Message, Role, TextPart
+from a2a_core.domain.scalars import file_uri_refusal
 
 
 def check_message(request: SendRequest, config: EngineConfig, *, push_enabled: bool) -> None:

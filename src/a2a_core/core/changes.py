@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from a2a_core.core.lifecycle import check_transition, is_terminal
 from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged
-from a2a_core.types import Message, TaskState, TaskStatus
+from a2a_core.domain import Message, TaskState, TaskStatus
 
 _KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is
 

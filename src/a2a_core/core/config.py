@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from a2a_core.types.scalars import DEFAULT_FILE_URI_SCHEMES
+from a2a_core.domain.scalars import DEFAULT_FILE_URI_SCHEMES
 
 
 @dataclass(frozen=True)

@@ -30,11 +30,11 @@ from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQuery, TaskRef
 from a2a_core.core.task_listing import TaskLister
-from a2a_core.types import Message, Task, TaskState
+from a2a_core.domain import Message, Task, TaskState
 
 if TYPE_CHECKING:
     from a2a_core.core.push_store import PushConfigs
-    from a2a_core.types import PushNotificationConfig
+    from a2a_core.domain import PushNotificationConfig
 
 _ID_NAMESPACE = uuid.UUID("6f1c2a52-61f4-4c1e-9d7e-2b1f3f0e9a11")
 

@@ -23,7 +23,7 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
 from a2a_core.core.snapshots import Folding
-from a2a_core.types import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
+from a2a_core.domain import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
 Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]
 

@@ -14,7 +14,7 @@ from abc import abstractmethod
 from typing import Any, Generic, TypeVar
 
 from a2a_core.core.executor import AgentExecutor, Content, TaskContext, to_parts
-from a2a_core.types import Artifact, Message
+from a2a_core.domain import Artifact, Message
 
 MessageT = TypeVar("MessageT")
 ResultT = TypeVar("ResultT")

@@ -32,7 +32,7 @@ from a2a_core.core.records import (
 from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
 from a2a_core.core.store import TaskStore
 from a2a_core.core.task_reads import TaskReader, TaskView
-from a2a_core.types import Message, Task, TaskState, TaskStatus
+from a2a_core.domain import Message, Task, TaskState, TaskStatus
 
 
 class TaskLedger:

@@ -16,7 +16,7 @@ Terminal states are final: nothing leaves them.
 from __future__ import annotations
 
 from a2a_core.core.errors import InvalidTransitionError
-from a2a_core.types import TaskState
+from a2a_core.domain import TaskState
 
 TERMINAL_STATES = frozenset({TaskState.completed, TaskState.canceled, TaskState.failed, TaskState.rejected})
 # States in which the agent's turn is over and the task waits for the client.

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from a2a_core.core.store import IndexedTask, TaskStore
-from a2a_core.types import Task
+from a2a_core.domain import Task
 
 # Tasks read at once for one page (each read is a store query running in a thread).
 PARALLEL_READS = 8

@@ -8,7 +8,7 @@ import uuid
 from abc import ABC, abstractmethod
 from typing import Protocol
 
-from a2a_core.types import PushNotificationConfig
+from a2a_core.domain import PushNotificationConfig
 
 
 class PushConfigStore(ABC):

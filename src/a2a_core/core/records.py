@@ -17,7 +17,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     Message,
     Task,

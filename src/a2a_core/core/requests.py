@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from a2a_core.types import Message, PushNotificationConfig, Task, TaskState
+from a2a_core.domain import Message, PushNotificationConfig, Task, TaskState
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, SnapshotMark, StatusChanged
-from a2a_core.types import Artifact, Message, Part, Task, TaskState, TaskStatus
+from a2a_core.domain import Artifact, Message, Part, Task, TaskState, TaskStatus
 
 SNAPSHOT_FORMAT = 1
 # Messages a snapshot carries whole: enough for historyLength <= 10 in the read that finds it.

@@ -24,7 +24,7 @@ from a2a_core.core.listing import TaskList
 from a2a_core.core.page_tokens import Cursor, PageTokens, Scope
 from a2a_core.core.requests import ListTasksQuery, TaskPage
 from a2a_core.core.store import InvalidPositionError
-from a2a_core.types import Task, TaskState
+from a2a_core.domain import Task, TaskState
 
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100

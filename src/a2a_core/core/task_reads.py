@@ -26,7 +26,7 @@ from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.records import Commit
 from a2a_core.core.snapshots import SNAPSHOT_EVERY, SNAPSHOT_FORMAT, Folding, TaskSnapshot, messages_of
 from a2a_core.core.store import LogEntry, TaskStore
-from a2a_core.types import Message, Task
+from a2a_core.domain import Message, Task
 
 logger = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.snapshots import messages_of
 from a2a_core.core.task_reads import TaskView
-from a2a_core.types import Message, Role, TaskState, TextPart
+from a2a_core.domain import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)
 

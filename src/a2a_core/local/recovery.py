@@ -27,7 +27,7 @@ from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.core.records import Commit, RunLease
-from a2a_core.types import TaskState
+from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)
 

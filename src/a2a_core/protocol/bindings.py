@@ -22,11 +22,11 @@ from a2a_core.protocol.versions import Version
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
+    from a2a_core.core.streams import TaskStreams
     from a2a_core.protocol.v1.card_builder import CardDocuments
     from a2a_core.protocol.v1.rest import RestBinding
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
-    from a2a_core.streaming import TaskStreams
 
 # 1.0 operations (JSON-RPC method names), for the hint a 0.x request calling one gets.
 V1_OPERATIONS = (

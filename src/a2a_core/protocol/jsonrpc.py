@@ -30,9 +30,9 @@ from a2a_core.core.errors import (
     UnsupportedOperationError,
     VersionNotSupportedError,
 )
+from a2a_core.core.streams import StreamItem
 from a2a_core.protocol.validation import invalid_params, not_unicode_error, too_deep_error
 from a2a_core.protocol.versions import Version
-from a2a_core.streaming import StreamItem
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from a2a_core.types.push import PUSH_V0
+from a2a_core.domain.push import PUSH_V0
 
 
 class PushDeadLetter(BaseModel):

@@ -28,12 +28,12 @@ from dataclasses import dataclass, field
 
 import httpx
 
+from a2a_core.domain import PushNotificationConfig
 from a2a_core.push.headers import headers_for
 from a2a_core.push.metrics import RETRIED, CountingMetrics, DeliveryMetrics
 from a2a_core.push.notification import Notification
 from a2a_core.push.signing import Signer, encode_jwt, notification_claims
 from a2a_core.push.urls import CheckedUrl, UnresolvableHostError, UrlPolicy, WebhookRefusedError
-from a2a_core.types import PushNotificationConfig
 
 logger = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ No HTTP client here: the API imports this to check configs without paying for on
 
 from __future__ import annotations
 
+from a2a_core.domain import PushNotificationConfig
 from a2a_core.push.notification import Notification
 from a2a_core.push.urls import WebhookRefusedError, check_header_value
-from a2a_core.types import PushNotificationConfig
 
 USER_AGENT = "a2a-serverless-push/1"
 ID_HEADER = "X-A2A-Notification-Id"

@@ -31,12 +31,12 @@ from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
 from a2a_core.core.task_reads import TaskView
+from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
 from a2a_core.push.notification import Notification
 from a2a_core.push.payloads import PushPayloads
-from a2a_core.types import PushNotificationConfig, Task, TaskState
 
 logger = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import ClassVar
 
-from a2a_core.types import Task
-from a2a_core.types.push import PUSH_V0
+from a2a_core.domain import Task
+from a2a_core.domain.push import PUSH_V0
 
 logger = logging.getLogger(__name__)
 

@@ -26,10 +26,10 @@ from a2a_core.core.executor import TaskContext, as_executor
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, RunLease
 from a2a_core.core.worker import Worker
+from a2a_core.domain import Artifact, Message, PushNotificationConfig, Role, TaskState, TextPart
 from a2a_core.local.journal import Restored, WriteJournal, read, restore
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.recovery import resume_runs, unfinished_tasks
-from a2a_core.types import Artifact, Message, PushNotificationConfig, Role, TaskState, TextPart
 
 pytestmark = pytest.mark.anyio
 

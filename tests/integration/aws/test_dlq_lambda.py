@@ -14,9 +14,9 @@ from a2a_core.aws.resources import QUEUE, QueueSpec, ResourceNames, create_queue
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.executor import TaskContext, as_executor
 from a2a_core.core.worker import Worker
+from a2a_core.domain import TaskState, TextPart
 from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.types import TaskState, TextPart
 from aws_events import (
     Deployment,
     failed_ids,

@@ -33,8 +33,7 @@ from a2a_core.core.lifecycle import is_terminal
 from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
 from a2a_core.core.snapshots import SNAPSHOT_EVERY
 from a2a_core.core.store import OwnedTasks
-from a2a_core.local.moto_server import LocalAws
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     FilePart,
     FileWithBytes,
@@ -44,7 +43,8 @@ from a2a_core.types import (
     TaskState,
     TextPart,
 )
-from a2a_core.types.push import PUSH_V0, PUSH_V1
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
+from a2a_core.local.moto_server import LocalAws
 from support import user_message
 
 DAY = 24 * 3600

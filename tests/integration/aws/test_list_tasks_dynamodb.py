@@ -15,8 +15,8 @@ from a2a_core.core.config import EngineConfig
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import ListTasksQuery
+from a2a_core.domain import TaskState
 from a2a_core.local.moto_server import LocalAws
-from a2a_core.types import TaskState
 from clock import Clock
 from list_support import ALICE, BOB, STATES, Seeded, ids, list_all, make_engine, seed
 

@@ -26,6 +26,8 @@ from a2a_core.compose.push import build_push_notifier
 from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
+from a2a_core.domain import PushNotificationConfig, TaskState
+from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.examples.echo import agent as echo
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
@@ -35,8 +37,6 @@ from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.types import PushNotificationConfig, TaskState
-from a2a_core.types.push import PUSH_V0, PUSH_V1
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
 from push_receiver import Receiver, closed_port, receiving
 

@@ -18,10 +18,10 @@ import pytest
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.worker import OUT_OF_TIME
+from a2a_core.domain import TaskState, TextPart
 from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.settings import SettingsError
-from a2a_core.types import TaskState, TextPart
 from aws_events import (
     ROOT,
     Deployment,

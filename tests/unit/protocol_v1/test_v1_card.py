@@ -12,6 +12,18 @@ from a2a.compat.v0_3.types import AgentCard as Sdk03AgentCard
 from a2a.compat.v0_3.types import HTTPAuthSecurityScheme as Sdk03HttpScheme
 
 from a2a_core.agent_card import CardBuilder
+from a2a_core.domain import (
+    AgentCapabilities,
+    AgentCard,
+    AgentSkill,
+    APIKeySecurityScheme,
+    AuthorizationCodeOAuthFlow,
+    ClientCredentialsOAuthFlow,
+    HTTPAuthSecurityScheme,
+    OAuth2SecurityScheme,
+    OAuthFlows,
+    OpenIdConnectSecurityScheme,
+)
 from a2a_core.protocol.v1 import card as wc
 from a2a_core.protocol.v1._proto import dump
 from a2a_core.protocol.v1.card_builder import (
@@ -26,18 +38,6 @@ from a2a_core.protocol.v1.card_builder import (
 from a2a_core.protocol.v1.card_signing import verify_card
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.settings import Settings
-from a2a_core.types import (
-    AgentCapabilities,
-    AgentCard,
-    AgentSkill,
-    APIKeySecurityScheme,
-    AuthorizationCodeOAuthFlow,
-    ClientCredentialsOAuthFlow,
-    HTTPAuthSecurityScheme,
-    OAuth2SecurityScheme,
-    OAuthFlows,
-    OpenIdConnectSecurityScheme,
-)
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "a2a_v1"
 URL = "https://agent.example.com/"

@@ -16,12 +16,7 @@ from pydantic import BaseModel
 
 from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.requests import TaskPushConfig
-from a2a_core.protocol.v1 import codec, push_codec
-from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, format_timestamp
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     DataPart,
     FilePart,
@@ -38,7 +33,12 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
-from a2a_core.types.push import PUSH_V1
+from a2a_core.domain.push import PUSH_V1
+from a2a_core.protocol.v1 import codec, push_codec
+from a2a_core.protocol.v1 import parts as w
+from a2a_core.protocol.v1 import push as wp
+from a2a_core.protocol.v1 import tasks as wt
+from a2a_core.protocol.v1._proto import dump, format_timestamp
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -20,16 +20,7 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
-from a2a_core.protocol.v1._proto import dump
-from a2a_core.protocol.v1.request_codec import (
-    OPERATIONS,
-    STREAMING_OPERATIONS,
-    check_tenant,
-    decode_params,
-    push_config_page_to_v1,
-    task_page_to_v1,
-)
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     Message,
     PushNotificationAuthenticationInfo,
@@ -40,7 +31,16 @@ from a2a_core.types import (
     TaskStatus,
     TextPart,
 )
-from a2a_core.types.push import PUSH_V1
+from a2a_core.domain.push import PUSH_V1
+from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.v1.request_codec import (
+    OPERATIONS,
+    STREAMING_OPERATIONS,
+    check_tenant,
+    decode_params,
+    push_config_page_to_v1,
+    task_page_to_v1,
+)
 
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}], "taskId": "t1"}
 DOMAIN_MESSAGE = Message(message_id="m1", role=Role.user, parts=[TextPart(text="hi")], task_id="t1")

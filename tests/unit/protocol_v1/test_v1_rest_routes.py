@@ -15,11 +15,11 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.domain import PushNotificationConfig, TaskState
+from a2a_core.domain.push import PUSH_V1
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
 from a2a_core.protocol.v1.request_codec import OPERATIONS, decode_params
 from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
-from a2a_core.types import PushNotificationConfig, TaskState
-from a2a_core.types.push import PUSH_V1
 
 # The proto's google.api.http bindings (method, path), plus the spec table's POST :subscribe.
 PROTO_BINDINGS = {

@@ -17,8 +17,8 @@ from a2a_core.aws.calls import Item, aws_call, query_all
 from a2a_core.aws.dynamodb.keys import task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.types import PushNotificationConfig
-from a2a_core.types.push import PUSH_V0
+from a2a_core.domain import PushNotificationConfig
+from a2a_core.domain.push import PUSH_V0
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

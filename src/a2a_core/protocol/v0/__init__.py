@@ -1,6 +1,6 @@
 """A2A 0.2.5 and 0.3 over JSON-RPC: method params, JSON-RPC envelopes and error objects, method
 names, the method table (`methods`) and fasta2a's dialect of it (`fasta2a`). Their tasks, messages
-and parts are the domain model's own JSON (`a2a_core.types`); what is only 0.x lives here.
+and parts are the domain model's own JSON (`a2a_core.domain`); what is only 0.x lives here.
 Submodules load on first use."""
 
 from typing import TYPE_CHECKING

@@ -31,9 +31,9 @@ from pydantic import BaseModel, ValidationError
 
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import SendRequest
+from a2a_core.domain import Message, Role, Task, TaskState
 from a2a_core.protocol.jsonrpc import Method
 from a2a_core.protocol.validation import invalid_params
-from a2a_core.types import Message, Role, Task, TaskState
 
 Dialect = Callable[[dict[str, Any]], Method | None]
 

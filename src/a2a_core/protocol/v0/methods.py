@@ -27,6 +27,7 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
+from a2a_core.domain.scalars import WIRE_INPUT
 from a2a_core.protocol.jsonrpc import (
     Binding,
     Method,
@@ -47,11 +48,10 @@ from a2a_core.protocol.v0.params import (
     TaskQueryParams,
 )
 from a2a_core.protocol.versions import Version
-from a2a_core.types.scalars import WIRE_INPUT
 
 if TYPE_CHECKING:
+    from a2a_core.core.streams import TaskStreams
     from a2a_core.push.service import PushConfigService
-    from a2a_core.streaming import TaskStreams
 
 M = TypeVar("M", bound=BaseModel)
 

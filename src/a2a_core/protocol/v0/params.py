@@ -4,9 +4,9 @@ from typing import Any
 
 from pydantic import Field, StrictBool, StrictInt
 
-from a2a_core.types._base import A2ABaseModel
-from a2a_core.types.push import PushNotificationConfig
-from a2a_core.types.tasks import Message
+from a2a_core.domain._base import A2ABaseModel
+from a2a_core.domain.push import PushNotificationConfig
+from a2a_core.domain.tasks import Message
 
 
 class TaskIdParams(A2ABaseModel):

@@ -17,6 +17,8 @@ from pydantic import (
 )
 
 from a2a_core.core import errors
+from a2a_core.domain._base import DEFER, A2ABaseModel
+from a2a_core.domain.tasks import Message, StreamEvent, Task
 from a2a_core.protocol.v0.method_names import MethodName
 from a2a_core.protocol.v0.params import (
     DeleteTaskPushNotificationConfigParams,
@@ -27,8 +29,6 @@ from a2a_core.protocol.v0.params import (
     TaskPushNotificationConfig,
     TaskQueryParams,
 )
-from a2a_core.types._base import DEFER, A2ABaseModel
-from a2a_core.types.tasks import Message, StreamEvent, Task
 
 # Strict, so `true` is not read as 1 and a bad id type stays a -32600 Invalid Request.
 RequestId = StrictStr | StrictInt | StrictFloat

@@ -40,7 +40,7 @@ from pydantic import ValidationError as PydanticValidationError
 from pydantic.alias_generators import to_camel
 
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.types._base import A2ABaseModel
+from a2a_core.domain._base import A2ABaseModel
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 

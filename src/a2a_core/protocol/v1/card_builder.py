@@ -17,10 +17,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import security as ws
-from a2a_core.protocol.v1._proto import dump
-from a2a_core.types import (
+from a2a_core.domain import (
     AgentCard,
     AgentInterface,
     AgentSkill,
@@ -32,6 +29,9 @@ from a2a_core.types import (
     SecurityScheme,
     to_wire,
 )
+from a2a_core.protocol.v1 import card as wc
+from a2a_core.protocol.v1 import security as ws
+from a2a_core.protocol.v1._proto import dump
 
 if TYPE_CHECKING:
     from a2a_core.agent_card import CardBuilder

@@ -7,9 +7,7 @@ from collections.abc import Mapping
 
 from pydantic import ValidationError
 
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import security as ws
-from a2a_core.types import (
+from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
     AgentExtension,
@@ -23,6 +21,8 @@ from a2a_core.types import (
     OpenIdConnectSecurityScheme,
     SecurityScheme,
 )
+from a2a_core.protocol.v1 import card as wc
+from a2a_core.protocol.v1 import security as ws
 
 
 def card_from_v1(card: wc.AgentCard) -> AgentCard:

@@ -1,4 +1,4 @@
-"""Domain objects (`a2a_core.types`) <-> 1.0 wire objects (push configs: `push_codec`).
+"""Domain objects (`a2a_core.domain`) <-> 1.0 wire objects (push configs: `push_codec`).
 
 Decoding (wire -> domain) takes validated wire models. Encoding (domain -> wire) never fails on a
 stored record: records written through 0.x may hold what 1.0 forbids (an empty ``messageId``,
@@ -17,10 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import canonical_base64, format_timestamp, parse_timestamp
-from a2a_core.types import (
+from a2a_core.domain import (
     Artifact,
     DataPart,
     FilePart,
@@ -36,6 +33,9 @@ from a2a_core.types import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from a2a_core.protocol.v1 import parts as w
+from a2a_core.protocol.v1 import tasks as wt
+from a2a_core.protocol.v1._proto import canonical_base64, format_timestamp, parse_timestamp
 
 DATA_PART_COMPAT = "data_part_compat"
 

@@ -19,6 +19,7 @@ from a2a_core.core.errors import (
     UnsupportedOperationError,
 )
 from a2a_core.core.requests import PushConfigPage, TaskPage, TaskPushConfig
+from a2a_core.domain import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
 from a2a_core.protocol.v1._proto import dump_json
 from a2a_core.protocol.v1.codec import event_to_v1, send_response_to_v1, task_to_v1
@@ -32,11 +33,10 @@ from a2a_core.protocol.v1.request_codec import (
     task_page_to_v1,
 )
 from a2a_core.protocol.versions import Version
-from a2a_core.types import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
 
 if TYPE_CHECKING:
+    from a2a_core.core.streams import TaskStreams
     from a2a_core.push.service import PushConfigService
-    from a2a_core.streaming import TaskStreams
 
 ExtendedCard = Callable[[Caller], Awaitable[bytes]]
 

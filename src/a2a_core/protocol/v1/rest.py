@@ -12,12 +12,12 @@ from dataclasses import dataclass, field
 
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import A2AError, InternalError, VersionNotSupportedError
+from a2a_core.core.streams import StreamItem
 from a2a_core.protocol.jsonrpc import Method, guarded
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
 from a2a_core.protocol.v1.methods import encode_event
 from a2a_core.protocol.v1.rest_routes import parse_body, resolve
 from a2a_core.protocol.versions import Version
-from a2a_core.streaming import StreamItem
 
 logger = logging.getLogger(__name__)
 

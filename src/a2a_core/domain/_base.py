@@ -5,7 +5,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-# Deferring the core-schema build keeps `import a2a_core.types` cheap on a Lambda cold start: each
+# Deferring the core-schema build keeps `import a2a_core.domain` cheap on a Lambda cold start: each
 # model pays for its validator the first time it is used, and a handler uses only a few of them.
 DEFER = ConfigDict(defer_build=True)
 

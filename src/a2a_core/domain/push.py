@@ -4,7 +4,7 @@ from typing import Any, Self
 
 from pydantic import PrivateAttr
 
-from a2a_core.types._base import A2ABaseModel
+from a2a_core.domain._base import A2ABaseModel
 
 # The protocol generations a config can be created through (`PushNotificationConfig.protocol_version`):
 # its webhook gets the payload that generation's receivers parse.

@@ -4,8 +4,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Discriminator, Field, Tag, TypeAdapter
 
-from a2a_core.types._base import DEFER, A2ABaseModel
-from a2a_core.types.scalars import Base64Text
+from a2a_core.domain._base import DEFER, A2ABaseModel
+from a2a_core.domain.scalars import Base64Text
 
 
 class PartBase(A2ABaseModel):

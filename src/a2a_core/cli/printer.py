@@ -6,9 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import TextIO
 
+from a2a_core.cli.render import artifact_text, parts_text
 from a2a_core.client.events import Event, is_final
-from a2a_core.client.render import artifact_text, parts_text
-from a2a_core.types import (
+from a2a_core.domain import (
     Message,
     Role,
     Task,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from a2a_core.client.interfaces import Interface
-from a2a_core.types import (
+from a2a_core.domain import (
     AgentCard,
     APIKeySecurityScheme,
     Artifact,

@@ -4,7 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from a2a_core.types._base import DEFER, A2ABaseModel
+from a2a_core.domain._base import DEFER, A2ABaseModel
 
 
 class AgentExtension(A2ABaseModel):

@@ -108,8 +108,8 @@ def _header(value: str) -> tuple[str, str]:
 
 def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = sys.stderr) -> int:
     try:
+        from a2a_core.cli.commands import COMMANDS, Io
         from a2a_core.client import A2AClient, A2AClientError, A2AClientHTTPError
-        from a2a_core.client.commands import COMMANDS, Io
     except ImportError as error:
         print(
             f"a2a-serverless {args.command}: needs {error.name}: pip install 'a2a-serverless[client]'",

@@ -22,7 +22,7 @@ from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
 from a2a_core.core.records import Commit, StatusChanged, to_stream_event
 from a2a_core.core.requests import SendRequest, TaskRef
-from a2a_core.types import TaskStatusUpdateEvent
+from a2a_core.domain import TaskStatusUpdateEvent
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
-from a2a_core.types._base import DEFER, A2ABaseModel
-from a2a_core.types.parts import Part
+from a2a_core.domain._base import DEFER, A2ABaseModel
+from a2a_core.domain.parts import Part
 
 
 class TaskState(StrEnum):

@@ -9,13 +9,13 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
+from a2a_core.cli.printer import Outcome, Printer, exit_code
+from a2a_core.cli.render import card_summary, task_line, task_summary
 from a2a_core.client.client import A2AClient
 from a2a_core.client.errors import A2AClientCardError
 from a2a_core.client.events import is_final
-from a2a_core.client.printer import Outcome, Printer, exit_code
-from a2a_core.client.render import card_summary, task_line, task_summary
 from a2a_core.core.backoff import Backoff
-from a2a_core.types import Task, TaskState, to_wire
+from a2a_core.domain import Task, TaskState, to_wire
 
 EXIT_OK = 0
 POLL_INITIAL, POLL_MAX = 0.2, 2.0

@@ -1,4 +1,4 @@
-"""The ``a2a-serverless`` command line."""
+"""``a2a-serverless dev``: run the agent server and a worker locally."""
 
 from __future__ import annotations
 
@@ -7,18 +7,13 @@ import asyncio
 import contextlib
 import logging
 import os
-import sys
-from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from a2a_core import keys_cli
-from a2a_core.client import cli as client_cli
 from a2a_core.settings import Settings, SettingsError
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="a2a-serverless", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
+def add_parser(commands: Any) -> None:
     dev = commands.add_parser("dev", help="run the agent server and a worker locally")
     dev.add_argument("--host", default="127.0.0.1", help="interface to bind (default: 127.0.0.1)")
     dev.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default: 8000)")
@@ -57,21 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "against A2A_API_KEYS (or a key printed at start-up); jwt checks bearer tokens from "
         "A2A_JWT_* (or from a local test issuer whose tokens are printed)",
     )
-    client_cli.add_parsers(commands)
-    keys_cli.add_parser(commands)
-    args = parser.parse_args(argv)
-    if args.command in client_cli.COMMANDS:
-        return client_cli.run(args)
-    if args.command == "keys":
-        return keys_cli.run(args)
-    try:
-        return run_dev(args)
-    except SettingsError as error:
-        print(f"a2a-serverless: {error}", file=sys.stderr)
-        return 2
 
 
-def run_dev(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from a2a_core.compose.agent import load_agent
@@ -100,7 +83,3 @@ def run_dev(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
