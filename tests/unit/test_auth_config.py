@@ -175,6 +175,7 @@ def test_the_dev_command_refuses_iam_at_start_up(
 
 def test_the_dev_command_takes_the_auth_flag(monkeypatch: pytest.MonkeyPatch) -> None:
     import a2a_core.cli
+    import a2a_core.cli.dev
 
     seen: list[str] = []
 
@@ -182,7 +183,7 @@ def test_the_dev_command_takes_the_auth_flag(monkeypatch: pytest.MonkeyPatch) ->
         seen.append(args.auth)
         return 0
 
-    monkeypatch.setattr(a2a_core.cli, "run_dev", run_dev)
+    monkeypatch.setattr(a2a_core.cli.dev, "run", run_dev)
     assert a2a_core.cli.main(["dev", "--auth", "jwt"]) == 0
     with pytest.raises(SystemExit):
         a2a_core.cli.main(["dev", "--auth", "iam"])  # not a local mode
