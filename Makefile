@@ -55,7 +55,7 @@ typecheck: setup
 # The documentation site (docs/, mkdocs.yml): --strict turns a broken link or anchor, or a page
 # left out of the nav, into a failure. Offline: no plugin fetches anything, no web fonts.
 docs: setup
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 pytest: setup
 	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
