@@ -177,7 +177,7 @@ async def test_fasta2a_reads_a_task_another_client_made(scripted_server: str) ->
 
 
 def test_fasta2a_cannot_read_our_task_not_found(scripted_server: str) -> None:
-    # A known client limitation (README "Clients tested"): its tasks/get accepts one error only,
+    # A known client limitation (docs/clients-tested.md): its tasks/get accepts one error only,
     # -32001 with exactly the schema's default text, and ours names the task.
     failure = FASTA2A.one(scripted_server, "get", taskId="no-such-task")
     assert failure["error"] == "ValidationError"
