@@ -66,6 +66,27 @@ class ProjectConfig(BaseModel):
             raise ValueError(f"must look like 'package.module:attribute', got {agent!r}")
         return agent
 
+    @field_validator("skills", mode="before")
+    @classmethod
+    def _skills(cls, skills: Any) -> Any:
+        """Keys as TOML writes them (``input-modes``) or as the card does (``inputModes``); a key
+        the card does not know is refused, where the card model would drop it."""
+        if not isinstance(skills, list | tuple):
+            return skills
+        known = {name: name for name in AgentSkill.model_fields}
+        known |= {str(field.alias): name for name, field in AgentSkill.model_fields.items() if field.alias}
+        renamed = []
+        for skill in skills:
+            if not isinstance(skill, Mapping):
+                return skills
+            unknown = [key for key in skill if known.get(str(key).replace("-", "_"), known.get(key)) is None]
+            if unknown:
+                raise ValueError(
+                    f"unknown key {unknown[0]!r} (a skill has {', '.join(AgentSkill.model_fields)})"
+                )
+            renamed.append({known.get(str(k).replace("-", "_"), known.get(k)): v for k, v in skill.items()})
+        return renamed
+
 
 @dataclass(frozen=True)
 class LockedDependencies:
@@ -231,7 +252,7 @@ def _validated(pyproject: Path, table: Mapping[str, Any]) -> ProjectConfig:
         return ProjectConfig.model_validate(dict(table))
     except ValidationError as error:
         problems = "; ".join(
-            f"{'.'.join(str(part) for part in e['loc']) or 'table'}: {e['msg']}"
+            f"{'.'.join(str(part) for part in e['loc']) or 'table'}: {e['msg'].removeprefix('Value error, ')}"
             for e in error.errors(include_url=False)
         )
         raise ProjectError(f"{pyproject}: [tool.{TABLE}] {problems}") from None

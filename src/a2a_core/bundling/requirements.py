@@ -11,6 +11,7 @@ by uv for the Lambda platform against the kit's pins. A distribution both pin mu
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from importlib import metadata
@@ -32,7 +33,7 @@ def requirement_name(line: str) -> str:
 def kit_pins(distributions: Iterable[str]) -> list[str]:
     """``name==version`` of each distribution as installed here."""
     pins, missing = [], []
-    for name in sorted(set(distributions)):
+    for name in sorted({closures.canonical(name) for name in distributions}):
         try:
             pins.append(f"{name}=={metadata.version(name)}")
         except metadata.PackageNotFoundError:
@@ -93,6 +94,10 @@ def _exported(project: Project, source: LockedDependencies, uv: str) -> str:
         "--project",
         str(project.root),
         "--locked",  # a dependency added to pyproject.toml but not locked is an error, not left out
+        # The interpreter running the CDK app (the project's), never one uv would download.
+        "--python",
+        sys.executable,
+        "--no-python-downloads",
         "--no-emit-project",
         "--no-editable",
         "--no-hashes",
@@ -120,6 +125,9 @@ def _resolved(path: Path, uv: str, platform: str, python_version: str, constrain
             "--quiet",
             "--no-header",
             "--no-annotate",
+            "--python",
+            sys.executable,
+            "--no-python-downloads",
             "--python-platform",
             f"{platform}-manylinux2014",
             "--python-version",

@@ -13,13 +13,13 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from a2a_core.bundling.build import Bundle
+from a2a_core.bundling.bytecode import Bytecode
 from a2a_core.bundling.plan import BundlePlan
 
 # Context ``a2a:skip_bundling``: placeholder code instead of bundles (for tests of the template).
 SKIP_BUNDLING_CONTEXT = "a2a:skip_bundling"
 PLACEHOLDER = Path(__file__).resolve().parent / "placeholder"
 NO_BYTECODE = "a2a-serverless:noBytecode"
-_warned: set[str] = set()  # each warning once per process on stderr, however many services
 
 
 @jsii.implements(ILocalBundling)
@@ -52,15 +52,12 @@ def bundle_code(bundle: Bundle) -> lambda_.Code:
 def function_codes(scope: Construct, plan: BundlePlan | None) -> Callable[[str], lambda_.Code]:
     """Each function's own code asset by its name in `a2a_core.bundling.closures.FUNCTIONS`;
     without a ``plan`` (bundling skipped), a placeholder. Says at synth time (a warning on
-    ``scope`` and a line on stderr) when the bundles go without bytecode."""
+    ``scope`` and a line on stderr) when the bundles go without bytecode although it was wanted."""
     if plan is None:
         placeholder = lambda_.Code.from_asset(str(PLACEHOLDER))
         return lambda _: placeholder
-    compiler = plan.compiler
-    if compiler.interpreter is None and compiler.missing != "bytecode=Bytecode.OFF":
-        message = compiler.warning()
+    if plan.compiler.interpreter is None and plan.options.bytecode is not Bytecode.OFF:
+        message = plan.compiler.warning()
         Annotations.of(scope).add_warning_v2(NO_BYTECODE, message)
-        if message not in _warned:
-            _warned.add(message)
-            print(f"a2a-serverless: {message}", file=sys.stderr)
+        print(f"a2a-serverless: {scope.node.path}: {message}", file=sys.stderr)
     return lambda function: bundle_code(plan.bundle(function))

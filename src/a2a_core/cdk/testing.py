@@ -20,8 +20,13 @@ def checked_app(outdir: Path, *, skip_bundling: bool = True, cdk_json: Path | No
     the Lambda bundles for a placeholder."""
     cdk_json = cdk_json or find_project().root / "cdk.json"
     context: dict[str, Any] = json.loads(cdk_json.read_text())["context"] if cdk_json.is_file() else {}
-    # The CLI turns these on: construct paths and asset paths in each resource's metadata.
-    context |= {"aws:cdk:enable-path-metadata": True, "aws:cdk:enable-asset-metadata": True}
+    # As the CLI does: construct paths and asset paths in each resource's metadata, and no stack
+    # traces (of this machine's files) in the assembly's.
+    context |= {
+        "aws:cdk:enable-path-metadata": True,
+        "aws:cdk:enable-asset-metadata": True,
+        "aws:cdk:disable-stack-trace": True,
+    }
     app = App(outdir=str(outdir), context={**context, SKIP_BUNDLING_CONTEXT: skip_bundling})
     Validations.of(app).add_plugins(AwsSolutionsChecks(app))
     return app
