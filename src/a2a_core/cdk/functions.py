@@ -24,7 +24,7 @@ from a2a_core.cdk.storage import TaskStorage
 SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
 # Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
 AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
-# Construct id of each function -> its name in `a2a_core.bundling.closures` (and under functions/).
+# Construct id of each function -> its name in `a2a_core.bundling.closures` and `a2a_core.functions`.
 BUNDLES = {"Api": "api", "Worker": "worker", "DeadLetter": "dlq", "Push": "push", "Authorizer": "authorizer"}
 
 
