@@ -137,7 +137,9 @@ def test_the_kit_is_pinned_as_installed_here() -> None:
 
 def test_the_agents_pins_must_agree_with_the_kits() -> None:
     kit = ["pydantic==2.12.3", "starlette==0.50.0"]
-    assert merge(kit, ["iniconfig==2.3.1", "pydantic==2.12.3", "# a comment"]) == [
+    agent = ["iniconfig==2.3.1", "pydantic==2.12.3", "# a comment", "./wheels/greeting-1.0-py3-none-any.whl"]
+    assert merge(kit, agent) == [
+        "./wheels/greeting-1.0-py3-none-any.whl",  # a path keeps its line
         "iniconfig==2.3.1",
         "pydantic==2.12.3",
         "starlette==0.50.0",

@@ -1,21 +1,23 @@
 """A user's own project, outside this repository, deployed with the packaged construct.
 
 The project (made in a temporary folder) has an agent package that imports a small pure-Python
-dependency (iniconfig, from uv's cache), locked in its uv.lock beside the kit, a
-``[tool.a2a-serverless]`` table and a CDK app with cdk-nag. It is synthesized in-process from the
-project's folder (the construct finds the project there) for the default runtime, Python 3.13,
-with no interpreter of that version to be found; then once more by the pinned CDK CLI, offline
-and without credentials.
+dependency (iniconfig, from uv's cache) and a wheel of its own (in the project's folder), locked
+in its uv.lock beside the kit, a ``[tool.a2a-serverless]`` table and a CDK app with cdk-nag. It
+is synthesized in-process from the project's folder (the construct finds the project there) for
+the default runtime, Python 3.13, with no interpreter of that version to be found; then once more
+by the pinned CDK CLI, offline and without credentials.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,12 +35,14 @@ from support import missing_prerequisite
 
 KIT = Path(__file__).resolve().parents[2]  # this repository: no path of it may reach cdk.out
 AGENT = """\
+import greeting
 import iniconfig
 
 
 async def agent(context):
-    return f"hello from {iniconfig.__name__}"
+    return f"{greeting.HELLO} from {iniconfig.__name__}"
 """
+GREETING = "greeting-1.0-py3-none-any.whl"
 APP = """\
 from aws_cdk import App, Validations
 from cdk_nag import AwsSolutionsChecks
@@ -55,10 +59,11 @@ PYPROJECT = f'''\
 name = "demo"
 version = "0.3.0"
 requires-python = ">=3.11"
-dependencies = ["a2a-serverless[aws]", "iniconfig"]
+dependencies = ["a2a-serverless[aws]", "iniconfig", "greeting"]
 
 [tool.uv.sources]
 a2a-serverless = {{ path = "{KIT}" }}
+greeting = {{ path = "wheels/{GREETING}" }}
 
 [tool.a2a-serverless]
 agent = "demo.agent:agent"
@@ -83,6 +88,7 @@ def project(tmp_path_factory: pytest.TempPathFactory, uv: str) -> Path:
     (root / "demo" / "agent.py").write_text(AGENT)
     (root / "pyproject.toml").write_text(PYPROJECT)
     (root / "app.py").write_text(APP)
+    _write_wheel(root / "wheels" / GREETING, {"greeting/__init__.py": 'HELLO = "hello"\n'})
     context = json.loads((KIT / "cdk.json").read_text())["context"]
     (root / "cdk.json").write_text(json.dumps({"app": f"{sys.executable} app.py", "context": context}))
     lock = [uv, "lock", "--offline", "--quiet", "--python", sys.executable]
@@ -100,14 +106,13 @@ def synthesized(
     patch.chdir(project)
     for key, value in _without_python_313(tmp_path_factory, uv).items():
         patch.setenv(key, value)
-    stderr = io.StringIO()
-    patch.setattr(sys, "stderr", stderr)
     find_compiler.cache_clear()
     outdir = project / "cdk.out"
     try:
         app = checked_app(outdir, skip_bundling=False)  # the project's cdk.json, and cdk-nag
-        A2AStack(app, "Demo")
-        assembly = app.synth()
+        with contextlib.redirect_stderr(io.StringIO()) as stderr:
+            A2AStack(app, "Demo")
+            assembly = app.synth()
         yield outdir, assembly.get_stack_by_name("Demo").template, stderr.getvalue()
     finally:
         find_compiler.cache_clear()
@@ -140,8 +145,11 @@ def test_the_worker_alone_carries_the_agent_and_its_dependency(
     assert (worker / "demo" / "agent.py").read_text() == AGENT
     assert (worker / "iniconfig" / "__init__.py").is_file()
     assert [path.name for path in worker.glob("iniconfig-*.dist-info")] == ["iniconfig-2.3.1.dist-info"]
+    assert (worker / "greeting" / "__init__.py").read_text() == 'HELLO = "hello"\n'
+    assert not list(worker.glob("*.dist-info/direct_url.json"))  # it named the wheel's path here
     for function in ("api", "dlq"):
         assert not list(bundles[function].glob("iniconfig*")), function
+        assert not list(bundles[function].glob("greeting*")), function
         assert not (bundles[function] / "demo").exists(), function
     for bundle in bundles.values():
         assert (bundle / "a2a_core" / "functions").is_dir()  # the kit, from the installed package
@@ -202,6 +210,22 @@ def test_the_cdk_cli_synthesizes_the_project_offline_reusing_its_bundles(
     again = json.loads((outdir / "Demo.template.json").read_text())
     assert _bundles(outdir, again) == _bundles(outdir, template)
     _assert_no_machine_paths(outdir, project)
+
+
+def _write_wheel(path: Path, files: dict[str, str]) -> None:
+    """A pure-Python wheel holding ``files`` (name and version from ``path``)."""
+    name, version = path.name.split("-")[:2]
+    info = f"{name}-{version}.dist-info"
+    files = {
+        **files,
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = "".join(f"{file},,\n" for file in [*files, f"{info}/RECORD"])
+    path.parent.mkdir(parents=True)
+    with zipfile.ZipFile(path, "w") as wheel:
+        for file, text in {**files, f"{info}/RECORD": record}.items():
+            wheel.writestr(file, text)
 
 
 def _function(template: dict[str, Any], name: str) -> dict[str, Any]:

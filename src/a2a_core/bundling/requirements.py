@@ -66,9 +66,9 @@ def merge(kit: Sequence[str], agent: Sequence[str], *, source: str = "the agent'
     merged = list(kit)
     for line in agent:
         name = requirement_name(line)
-        if not name:
+        if not line.strip() or line.lstrip().startswith("#"):
             continue
-        if name not in pinned:
+        if name not in pinned:  # or no name: a path or URL (a wheel of the project's), an option
             merged.append(line.strip())
             continue
         theirs, ours = _version(line), _version(pinned[name])
