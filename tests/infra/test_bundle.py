@@ -96,6 +96,16 @@ def test_hash_follows_requirements_sources_and_bytecode_but_no_path_of_this_mach
     assert _bundle(sources).asset_hash() != before
 
 
+def test_hash_follows_the_content_of_a_wheel_named_by_path(sources: Path) -> None:
+    (sources / "wheels").mkdir()
+    wheel = sources / "wheels" / "greeting-1.0-py3-none-any.whl"
+    wheel.write_bytes(b"one")
+    requirements = "./wheels/greeting-1.0-py3-none-any.whl\npydantic==2.12.0\n"
+    before = _bundle(sources, requirements=requirements, cwd=sources).asset_hash()
+    wheel.write_bytes(b"two")
+    assert _bundle(sources, requirements=requirements, cwd=sources).asset_hash() != before
+
+
 def test_the_kits_deploy_time_packages_stay_out_of_its_bundles(sources: Path) -> None:
     for package in ("cdk", "bundling"):
         (sources / "a2a_core" / package).mkdir()

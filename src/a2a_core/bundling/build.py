@@ -136,12 +136,23 @@ class Bundle:
         for part in parts:
             digest.update(part.encode())
             digest.update(b"\0")
-        for path, name in self.source_files():
+        for path, name in [*self.source_files(), *self.local_wheels()]:
             digest.update(name.encode())
             digest.update(b"\0")
             digest.update(path.read_bytes())
             digest.update(b"\0")
         return digest.hexdigest()
+
+    def local_wheels(self) -> list[tuple[Path, str]]:
+        """The wheel files ``requirements`` names by path (relative to ``cwd``), with that line: a
+        wheel rebuilt under the same name is a new input."""
+        found = []
+        for line in self.requirements.splitlines():
+            text = line.split(";")[0].strip().removeprefix("file://")
+            path = (self.cwd or Path.cwd()) / text if text.endswith(".whl") else None
+            if path is not None and path.is_file():
+                found.append((path, line))
+        return found
 
     def build(self, output: Path) -> None:
         """Install, copy and compile everything the function needs into ``output``."""
