@@ -270,9 +270,13 @@ def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
         }
     )
     invocations = Invocations()
-    api = invocations.timed("api", load("api_handler", ROOT / "functions/api/handler.py").handler)
+    api = invocations.timed(
+        "api", load("api_handler", ROOT / "src/a2a_core/functions/api/handler.py").handler
+    )
     api = paced(api, 1 / Settings().api_key_rate_limit)  # every door alike: see the docstring
-    worker = invocations.timed("worker", load("worker_handler", ROOT / "functions/worker/handler.py").handler)
+    worker = invocations.timed(
+        "worker", load("worker_handler", ROOT / "src/a2a_core/functions/worker/handler.py").handler
+    )
     poller_sqs = original(aws.region, aws.endpoint_url).sqs
     meter.attach(poller_sqs)  # the event source mapping's receive/delete are billed requests too
     poller = SqsPoller(poller_sqs, aws.names.queue_url, worker, function_name="worker", region=aws.region)

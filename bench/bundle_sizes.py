@@ -1,7 +1,7 @@
 """Bundle sizes per Lambda function, zipped as CDK uploads them, next to the one shared bundle of before.
 
-Every function is bundled as the CDK stack bundles it (`infra.bundling`: arm64 manylinux wheels,
-bytecode compiled, its own closure from `infra/function_imports.json`) for the deployments that
+Every function is bundled as the CDK stack bundles it (`a2a_core.bundling`: arm64 manylinux wheels,
+bytecode compiled, its own closure from `a2a_core/bundling/function_imports.json`) for the deployments that
 change it: the default (REST API, API keys, push on), JWT (with the authorizer) and response
 streaming (uvicorn). "shared (before)" is the bundle every function shipped until each got its
 own: the whole ``aws`` extra, boto3's family left to the runtime as now. Zipped with deflate at
@@ -24,9 +24,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # infra/ lives beside the package, it is not installed
+    sys.path.insert(0, str(ROOT))  # function_trace/ lives beside the package, it is not installed
 
-from infra import closures, wheels  # noqa: E402
+from a2a_core.bundling import closures  # noqa: E402
+from a2a_core.bundling.build import KIT_SOURCE  # noqa: E402
+from a2a_core.bundling.bytecode import compile_bytecode  # noqa: E402
+from a2a_core.bundling.plan import BundleOptions, BundlePlan  # noqa: E402
+from a2a_core.bundling.requirements import requirement_name  # noqa: E402
+from a2a_core.bundling.uv import find_uv, run  # noqa: E402
+from a2a_core.bundling.wheels import install_wheels  # noqa: E402
+from a2a_core.project import find_project  # noqa: E402
 
 API_KEY_MODE_LIMIT = 6 * 2**20
 # (label, function, auth, response streaming)
@@ -64,29 +71,30 @@ def measure(bundle: Path) -> Size:
 
 def shared_bundle(output: Path, platform: str) -> None:
     """The one bundle of before: the ``aws`` extra, minus boto3's family, and our sources."""
-    lines = wheels.locked_requirements(("aws",)).splitlines()
+    uv = find_uv(ROOT)
+    command = [uv, "export", "--project", str(ROOT), "--frozen", "--no-emit-project", "--no-hashes"]
+    command += ["--no-header", "--no-annotate", "--no-default-groups", "--extra=aws"]
+    lines = run(command, "export the aws extra").stdout.splitlines()
     requirements = "".join(
-        f"{line}\n" for line in lines if wheels.requirement_name(line) not in closures.RUNTIME_PROVIDED
+        f"{line}\n" for line in lines if requirement_name(line) not in closures.RUNTIME_PROVIDED
     )
-    python = wheels.install_wheels(output, requirements, platform, "3.11")
-    for source, target in (("src/a2a_core", "a2a_core"), ("functions", "functions")):
-        shutil.copytree(ROOT / source, output / target, ignore=shutil.ignore_patterns("__pycache__"))
-    wheels.compile_bytecode(output, python)
+    install_wheels(output, requirements, platform=platform, python_version="3.11", uv=uv)
+    shutil.copytree(KIT_SOURCE, output / "a2a_core", ignore=shutil.ignore_patterns("__pycache__"))
+    compile_bytecode(output, sys.executable)
 
 
 def build_all(directory: Path, platform: str) -> dict[str, Size]:
-    from aws_cdk import aws_lambda as lambda_
-    from infra.bundling import BundleSpec, build_bundle, export_requirements
-    from infra.functions import RUNTIME
-
-    architecture = lambda_.Architecture.ARM_64 if platform == "aarch64" else lambda_.Architecture.X86_64
+    architecture = "arm64" if platform == "aarch64" else "x86_64"
     sizes = {}
     shared_bundle(directory / "shared", platform)
     sizes["shared (before)"] = measure(directory / "shared")
     for label, function, auth, streaming in BUNDLES:
-        spec = BundleSpec.for_function(function, architecture, RUNTIME, auth=auth, web_server=streaming)
+        # Python 3.11: this interpreter compiles the bytecode, as the runtime's Python would.
+        options = BundleOptions(
+            architecture=architecture, python_version="3.11", auth=auth, web_server=streaming
+        )
         output = directory / label.replace(" ", "-").replace("(", "").replace(")", "")
-        build_bundle(output, spec, export_requirements(spec))
+        BundlePlan(find_project(ROOT), options).bundle(function).build(output)
         sizes[label] = measure(output)
     return sizes
 

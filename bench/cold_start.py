@@ -48,8 +48,8 @@ IMPORTTIME_RUNS = 3
 
 # (label, directory put on sys.path, module imported)
 SERVERS: dict[str, tuple[Path, str]] = {
-    "ours": (ROOT / "functions" / "api", "handler"),
-    "ours-aws": (ROOT / "functions" / "api", "handler"),
+    "ours": (ROOT / "src" / "a2a_core" / "functions" / "api", "handler"),
+    "ours-aws": (ROOT / "src" / "a2a_core" / "functions" / "api", "handler"),
     "a2a-sdk": (ROOT / "bench", "sdk_handler"),
 }
 # "ours" is the in-memory handler (like a2a-sdk's); "ours-aws" has the environment the CDK stack
@@ -105,7 +105,7 @@ def child_env(label: str = "ours") -> dict[str, str]:
 def compile_bytecode() -> float:
     """Precompile site-packages and our code, as a Lambda bundle would ship them; idempotent."""
     paths = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    paths.update(str(ROOT / name) for name in ("src", "functions", "bench"))
+    paths.update(str(ROOT / name) for name in ("src", "bench"))
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", "-j", "0", *sorted(paths)],

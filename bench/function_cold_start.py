@@ -1,11 +1,11 @@
 """Each Lambda function's cold start as deployed, and its first request, next to a2a-sdk's.
 
-Every function is bundled as the CDK stack bundles it (`infra.bundling`: its own closure, for
+Every function is bundled as the CDK stack bundles it (`a2a_core.bundling`: its own closure, for
 this machine's platform, bytecode compiled, pruned botocore endpoints), with the stack's settings:
 the REST API with API keys and push on, the authorizer for JWT. A fresh ``python -S -P``
 interpreter sees only that bundle and what the Lambda runtime provides (this venv's boto3 family,
 linked), with the function's environment pointed at moto's server in this process
-(`infra.exercise`). It times, inside the child, the import of the handler module (settings,
+(`function_trace.runner`). It times, inside the child, the import of the handler module (settings,
 adapters, app; the cold start's own work) and then the first request:
 
 - api: ``message/send`` (non-blocking) through Mangum: the task written to DynamoDB and its run
@@ -35,11 +35,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # infra/ lives beside the package, it is not installed
+    sys.path.insert(0, str(ROOT))  # function_trace/ lives beside the package, it is not installed
 
-from infra.exercise import Stage, Variant, exercise, run_handler  # noqa: E402
-from infra.exercise_api import EVENTS as EVENT_DIR  # noqa: E402
-from infra.exercise_api import TEMPLATES  # noqa: E402
+from function_trace.api_round import EVENTS as EVENT_DIR  # noqa: E402
+from function_trace.api_round import TEMPLATES  # noqa: E402
+from function_trace.runner import Stage, Variant, exercise, run_handler  # noqa: E402
 
 FUNCTIONS = (
     Variant("api"),
@@ -90,17 +90,15 @@ class FunctionSummary:
 @contextmanager
 def bundles(directory: Path) -> Iterator[dict[str, Path]]:
     """Each function's bundle for this machine, built as the CDK stack builds it."""
-    from aws_cdk import aws_lambda as lambda_
-    from infra.bundling import BundleSpec, build_bundle, export_requirements
-    from infra.functions import RUNTIME
+    from a2a_core.bundling.plan import BundleOptions, BundlePlan
+    from a2a_core.project import find_project
 
-    architecture = (
-        lambda_.Architecture.X86_64 if os.uname().machine == "x86_64" else lambda_.Architecture.ARM_64
-    )
+    architecture = "x86_64" if os.uname().machine == "x86_64" else "arm64"
+    version = f"{sys.version_info.major}.{sys.version_info.minor}"  # bundles this interpreter runs
     built = {}
     for variant in FUNCTIONS:
-        spec = BundleSpec.for_function(variant.function, architecture, RUNTIME, auth=variant.auth)
-        build_bundle(directory / variant.function, spec, export_requirements(spec))
+        options = BundleOptions(architecture=architecture, python_version=version, auth=variant.auth)
+        BundlePlan(find_project(ROOT), options).bundle(variant.function).build(directory / variant.function)
         built[variant.function] = directory / variant.function
     yield built
 

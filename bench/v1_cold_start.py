@@ -31,11 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from infra.exercise import run_handler, source_paths
-from infra.exercise_api import EVENTS, TEMPLATES
-from infra.variants import Variant
-
 from function_cold_start import FunctionSummary, Sample, World
+from function_trace.api_round import EVENTS, TEMPLATES
+from function_trace.runner import run_handler, source_paths
+from function_trace.variants import Variant
 from workloads import WORKLOADS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,8 +51,8 @@ class Config:
 
 
 CONFIGS = (
-    Config("ours", "functions.api.handler", ("0.3", *V1)),
-    Config("ours-deployed", "functions.api.handler", V1),
+    Config("ours", "a2a_core.functions.api.handler", ("0.3", *V1)),
+    Config("ours-deployed", "a2a_core.functions.api.handler", V1),
     Config("a2a-sdk", "sdk_handler", ("0.3", *V1)),
     Config("floor", "stack_floor", ("1.0-rest",)),
 )

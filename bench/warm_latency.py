@@ -51,7 +51,7 @@ from workloads import WORKLOADS, BenchmarkError, Workload
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVERS: dict[str, Path] = {
-    "ours": ROOT / "functions" / "api" / "handler.py",
+    "ours": ROOT / "src" / "a2a_core" / "functions" / "api" / "handler.py",
     "a2a-sdk": ROOT / "bench" / "sdk_handler.py",
 }
 PROTOCOL_CHOICES = {"all": list(WORKLOADS), "1.0": ["1.0-jsonrpc", "1.0-rest"]} | {

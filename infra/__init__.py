@@ -1,1 +1,1 @@
-"""The CDK app (`infra.app`) and the reusable `A2AService` construct it deploys."""
+"""This repository's own CDK app (`infra.app`), built on the packaged construct (`a2a_core.cdk`)."""

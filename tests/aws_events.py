@@ -136,7 +136,9 @@ def load_function(monkeypatch: pytest.MonkeyPatch, name: str, env: dict[str, str
     """Import ``functions/<name>/handler.py`` afresh: a cold start with ``env``."""
     for variable, value in env.items():
         monkeypatch.setenv(variable, value)
-    spec = importlib.util.spec_from_file_location(f"{name}_handler", ROOT / "functions" / name / "handler.py")
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_handler", ROOT / "src" / "a2a_core" / "functions" / name / "handler.py"
+    )
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)

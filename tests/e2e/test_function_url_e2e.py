@@ -1,4 +1,4 @@
-"""The app as a function URL deploys it: ``uvicorn functions.api.handler:app`` (the bundle's
+"""The app as a function URL deploys it: ``uvicorn a2a_core.functions.api.handler:app`` (the bundle's
 run.sh, what the Lambda Web Adapter starts) with ``A2A_FRONT_DOOR=function_url``, on real sockets,
 its tasks, keys and rate buckets in moto's DynamoDB (a real moto server), keys made with the
 ``a2a-serverless keys`` CLI, a worker fed by SQS as the event source mapping would feed it.
@@ -51,7 +51,7 @@ class UrlServer:
 
     def __init__(self, env: dict[str, str]) -> None:
         command = [
-            *(sys.executable, "-m", "uvicorn", "functions.api.handler:app"),
+            *(sys.executable, "-m", "uvicorn", "a2a_core.functions.api.handler:app"),
             *("--host", "127.0.0.1", "--port", "0", "--lifespan", "off", "--no-access-log"),
         ]
         self.lines: list[str] = []

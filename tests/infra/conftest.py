@@ -1,8 +1,9 @@
 """One synthesized app per session, checked by cdk-nag exactly as `cdk synth` checks it.
 
-``Default`` is the stack `infra.app` deploys (buffered, arm64, API keys). ``Full`` turns every
-option on: JWT auth, response streaming, x86_64, custom function options, alarm topic, custom
-domain, WAF, extra environment and the push hook. ``Iam`` and ``Open`` are the other two auth
+``Default`` is the stack `infra.app` deploys (buffered, arm64, API keys, the echo agent this
+repository's pyproject.toml names). ``Full`` turns every option on for a user's project: JWT auth,
+response streaming, Python 3.14, x86_64, custom function options, alarm topic, custom domain, WAF,
+extra environment and the push hook. ``Iam`` and ``Open`` are the other two auth
 modes (SigV4, and none with the explicit opt-out). ``Http`` is the HTTP API front door (JWT,
 custom domain, push). ``Url`` is the function URL front door (API keys checked by the app,
 response streaming, push), ``UrlIam`` the same with SigV4 (buffered, one granted role),
@@ -22,7 +23,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # the CDK app lives beside the package, it is not installed
+    # This repository's CDK app (infra/) and trace tool (function_trace/) are not installed.
+    sys.path.insert(0, str(ROOT))
 # jsii prints a Node 20 end-of-life banner on every start; it says nothing about this code.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
@@ -31,7 +33,11 @@ from aws_cdk import aws_iam as iam_  # noqa: E402
 from aws_cdk import aws_lambda as lambda_  # noqa: E402
 from aws_cdk import aws_sns as sns  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
-from infra.options import (  # noqa: E402
+
+from a2a_core.cdk import (  # noqa: E402
+    A2AService,
+    A2AServiceProps,
+    A2AStack,
     AuthMode,
     CustomDomain,
     EdgeOptions,
@@ -40,11 +46,9 @@ from infra.options import (  # noqa: E402
     JwtIssuer,
     StreamingMode,
 )
-from infra.service import A2AService  # noqa: E402
-from infra.stack import A2AStack  # noqa: E402
-from infra.testing import checked_app  # noqa: E402
+from a2a_core.cdk.testing import checked_app  # noqa: E402
+from a2a_core.project import Project, ProjectConfig  # noqa: E402
 
-AGENT = "a2a_core.examples.echo:agent"
 TOPIC_ARN = "arn:aws:sns:eu-west-1:123456789012:a2a-alarms"
 WEB_ACL_ARN = "arn:aws:wafv2:eu-west-1:123456789012:regional/webacl/a2a/0123"
 CLOUDFRONT_ACL_ARN = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/a2a-edge/0123"
@@ -71,69 +75,81 @@ def cdk_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def synthesized(cdk_out: Path) -> tuple[cx_api.CloudAssembly, A2AService]:
+def research_project(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """A user's project whose agent lives in its own package (``Full`` deploys it)."""
+    root = tmp_path_factory.mktemp("research")
+    (root / "my_agents" / "research").mkdir(parents=True)
+    for module in ("my_agents/__init__.py", "my_agents/research/__init__.py"):
+        (root / module).write_text("")
+    (root / "my_agents" / "research" / "agent.py").write_text("async def agent(context): ...\n")
+    config = ProjectConfig(agent="my_agents.research.agent:agent", name="Research agent", version="2.1.0")
+    return Project(root=root, config=config, distribution="research")
+
+
+@pytest.fixture(scope="session")
+def synthesized(cdk_out: Path, research_project: Project) -> tuple[cx_api.CloudAssembly, A2AService]:
     app = checked_app(cdk_out)
-    A2AStack(app, "Default", agent=AGENT)
-    A2AStack(app, "Iam", agent=AGENT, auth=AuthMode.IAM)
-    A2AStack(app, "Open", agent=AGENT, auth=AuthMode.NONE, allow_unauthenticated=True)
+    A2AStack(app, "Default")  # the echo agent this repository's pyproject.toml names
+    A2AStack(app, "Iam", A2AServiceProps(auth=AuthMode.IAM))
+    A2AStack(app, "Open", A2AServiceProps(auth=AuthMode.NONE, allow_unauthenticated=True))
     A2AStack(
         app,
         "Http",
-        agent=AGENT,
-        front_door=FrontDoor.HTTP_API,
-        auth=AuthMode.JWT,
-        jwt=ISSUER,
-        custom_domain=DOMAIN,
+        A2AServiceProps(front_door=FrontDoor.HTTP_API, auth=AuthMode.JWT, jwt=ISSUER, custom_domain=DOMAIN),
         push=True,
     )
-    A2AStack(app, "Url", agent=AGENT, front_door=FrontDoor.FUNCTION_URL, push=True)
+    A2AStack(app, "Url", A2AServiceProps(front_door=FrontDoor.FUNCTION_URL), push=True)
     url_iam = A2AStack(
         app,
         "UrlIam",
-        agent=AGENT,
-        front_door=FrontDoor.FUNCTION_URL,
-        auth=AuthMode.IAM,
-        streaming=StreamingMode.BUFFERED,
+        A2AServiceProps(
+            front_door=FrontDoor.FUNCTION_URL, auth=AuthMode.IAM, streaming=StreamingMode.BUFFERED
+        ),
     )
     url_iam.service.grant_invoke(iam_.Role.from_role_arn(url_iam, "Caller", CALLER_ROLE))
     A2AStack(
         app,
         "UrlEdge",
-        agent=AGENT,
-        front_door=FrontDoor.FUNCTION_URL,
-        auth=AuthMode.JWT,
-        jwt=ISSUER,
-        edge=EdgeOptions(rate_limit_per_ip=500),
-        custom_domain=EDGE_DOMAIN,
+        A2AServiceProps(
+            front_door=FrontDoor.FUNCTION_URL,
+            auth=AuthMode.JWT,
+            jwt=ISSUER,
+            edge=EdgeOptions(rate_limit_per_ip=500),
+            custom_domain=EDGE_DOMAIN,
+        ),
         env=Environment(account="123456789012", region="us-east-1"),
     )
     A2AStack(
         app,
         "UrlEdgeEu",
-        agent=AGENT,
-        front_door=FrontDoor.FUNCTION_URL,
-        edge=EdgeOptions(web_acl_arn=CLOUDFRONT_ACL_ARN),
+        A2AServiceProps(front_door=FrontDoor.FUNCTION_URL, edge=EdgeOptions(web_acl_arn=CLOUDFRONT_ACL_ARN)),
         env=Environment(account="123456789012", region="eu-west-1"),
     )
     full_stack = Stack(app, "Full")
     service = A2AService(
         full_stack,
         "Service",
-        agent="my_agents.research:agent",
-        auth=AuthMode.JWT,
-        jwt=ISSUER,
-        streaming=StreamingMode.RESPONSE_STREAM,
-        architecture=lambda_.Architecture.X86_64,
-        worker_function=FunctionOptions(memory_mb=1024, timeout=Duration.minutes(10)),
-        worker_batch_size=5,
-        worker_max_concurrency=20,
-        retention_days=7,
-        throttling_rate_limit=5,
-        throttling_burst_limit=10,
-        alarm_topic=sns.Topic.from_topic_arn(full_stack, "Alarms", TOPIC_ARN),
-        custom_domain=DOMAIN,
-        web_acl_arn=WEB_ACL_ARN,
-        environment={"A2A_NAME": "Research agent", "A2A_PAGE_TOKEN_SECRET": "{{resolve:ssm:/agent/pages}}"},
+        A2AServiceProps(
+            project=research_project,
+            auth=AuthMode.JWT,
+            jwt=ISSUER,
+            streaming=StreamingMode.RESPONSE_STREAM,
+            runtime=lambda_.Runtime.PYTHON_3_14,
+            architecture=lambda_.Architecture.X86_64,
+            worker_function=FunctionOptions(memory_mb=1024, timeout=Duration.minutes(10)),
+            worker_batch_size=5,
+            worker_max_concurrency=20,
+            retention_days=7,
+            throttling_rate_limit=5,
+            throttling_burst_limit=10,
+            alarm_topic=sns.Topic.from_topic_arn(full_stack, "Alarms", TOPIC_ARN),
+            custom_domain=DOMAIN,
+            web_acl_arn=WEB_ACL_ARN,
+            environment={
+                "A2A_NAME": "Research agent",
+                "A2A_PAGE_TOKEN_SECRET": "{{resolve:ssm:/agent/pages}}",
+            },
+        ),
     )
     service.add_push_function()
     return app.synth(), service  # synth raises if cdk-nag finds anything not acknowledged

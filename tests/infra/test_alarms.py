@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Template
-from infra.testing import logical_id
+
+from a2a_core.cdk.testing import logical_id
 
 
 def _alarms(template: Template) -> dict[str, Any]:

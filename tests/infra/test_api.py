@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Capture, Match, Template
-from infra.auth import PUBLIC_PATHS
-from infra.service import A2AService
-from infra.testing import logical_id, properties, routes
-from infra.web_adapter import WEB_ADAPTER_ACCOUNT, WEB_ADAPTER_VERSION
+
+from a2a_core.cdk.auth import PUBLIC_PATHS
+from a2a_core.cdk.service import A2AService
+from a2a_core.cdk.testing import logical_id, properties, routes
+from a2a_core.cdk.web_adapter import WEB_ADAPTER_ACCOUNT, WEB_ADAPTER_VERSION
 
 
 def _api_function(template: Template) -> str:

@@ -15,11 +15,6 @@ import pytest
 from aws_cdk import App, Duration, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk.assertions import Match, Template
-from infra.auth import BEARER_PATTERN, PUBLIC_PATHS, error_template
-from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
-from infra.service import A2AService
-from infra.testing import logical_id, properties, routes
 
 from a2a_core.agent_card import security_scheme
 from a2a_core.auth import api_key, bearer, build_authenticator
@@ -28,10 +23,14 @@ from a2a_core.auth.api_key import ApiKeyAuthenticator
 from a2a_core.auth.base import NoAuthenticator
 from a2a_core.auth.bearer import BearerAuthenticator
 from a2a_core.auth.iam import IamAuthenticator
+from a2a_core.cdk import A2AService, A2AServiceProps
+from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
+from a2a_core.cdk.auth import BEARER_PATTERN, PUBLIC_PATHS, error_template
+from a2a_core.cdk.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
+from a2a_core.cdk.testing import logical_id, properties, routes
 from a2a_core.settings import Settings
 from infra import app as infra_app
 
-AGENT = "a2a_core.examples.echo:agent"
 PROTECTED = {("/", "ANY"), ("/{proxy+}", "ANY")}
 PUBLIC = {(path, "GET") for path in PUBLIC_PATHS}
 # What each stack's protected methods carry.
@@ -46,7 +45,7 @@ ISSUER = JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.examp
 
 def _service(**props: Any) -> A2AService:
     context = {SKIP_BUNDLING_CONTEXT: True, "aws:cdk:enable-path-metadata": True}
-    return A2AService(Stack(App(context=context), "Stack"), "Service", **{"agent": AGENT, **props})
+    return A2AService(Stack(App(context=context), "Stack"), "Service", A2AServiceProps(**props))
 
 
 def _template(service: A2AService) -> Template:
@@ -234,7 +233,7 @@ def test_jwt_mode_checks_bearer_tokens_with_a_cached_token_authorizer(
         },
     )
     authorizer_function = properties(full, "AWS::Lambda::Function", "/Functions/Authorizer/Resource")
-    assert authorizer_function["Handler"] == "functions.authorizer.handler.handler"
+    assert authorizer_function["Handler"] == "a2a_core.functions.authorizer.handler.handler"
     assert authorizer_function["Timeout"] == 10
     variables = authorizer_function["Environment"]["Variables"]
     assert {key: variables[key] for key in variables if key.startswith("A2A_JWT_")} == {

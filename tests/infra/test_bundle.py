@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import marshal
 import os
 import socket
 import subprocess
@@ -21,109 +22,153 @@ from typing import Any
 import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk.assertions import Template
-from infra.bundling import WEB_SERVER_SCRIPT, BundleSpec, asset_hash, export_requirements, source_files
-from infra.exercise import Stage, Variant, exercise
-from infra.functions import BUNDLES, RUNTIME
-from infra.options import AuthMode, JwtIssuer, StreamingMode
-from infra.stack import A2AStack
-from infra.testing import checked_app, logical_id
-from infra.wheels import BundlingError, find_uv, requirement_name
 
-from infra import bundling, closures
+from a2a_core.bundling import closures
+from a2a_core.bundling.build import WEB_SERVER_SCRIPT, Bundle, BundleSpec
+from a2a_core.bundling.plan import BundleOptions, BundlePlan
+from a2a_core.bundling.requirements import requirement_name
+from a2a_core.bundling.uv import BundlingError, find_uv
+from a2a_core.cdk import A2AServiceProps, A2AStack, AuthMode, JwtIssuer, StreamingMode
+from a2a_core.cdk.functions import BUNDLES
+from a2a_core.cdk.testing import checked_app, logical_id
+from a2a_core.project import find_project
+from function_trace.runner import Stage, Variant, exercise
 from support import missing_prerequisite
 
-ARM = BundleSpec(platform="aarch64", python_version="3.11")
+ARM = BundleSpec(platform="aarch64", python_version="3.13")
 ELF_MACHINES = {"aarch64": 183, "x86_64": 62}  # e_machine in the ELF header
 # What the Lambda Python runtime provides and the bundle leaves out (boto3 and its dependencies).
 RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "jmespath", "urllib3", "six.py")
 API_KEY_MODE_LIMIT = 6 * 2**20  # zipped, arm64: the API function in API-key mode
 SIGNATURE_CHECKERS = {"cryptography", "cffi", "pycparser", "joserfc"}
+# The Lambda runtime the real bundles are built for: this interpreter's, so their bytecode is
+# compiled (by this very interpreter) and they run here.
+LOCAL_RUNTIME = lambda_.Runtime.PYTHON_3_11
 
 
 @pytest.fixture
 def sources(tmp_path: Path) -> Path:
-    (tmp_path / "src" / "a2a_core").mkdir(parents=True)
-    (tmp_path / "src" / "a2a_core" / "__init__.py").write_text("")
-    (tmp_path / "functions" / "api").mkdir(parents=True)
-    (tmp_path / "functions" / "api" / "handler.py").write_text("handler = None\n")
+    (tmp_path / "a2a_core" / "functions" / "api").mkdir(parents=True)
+    (tmp_path / "a2a_core" / "__init__.py").write_text("")
+    (tmp_path / "a2a_core" / "functions" / "api" / "handler.py").write_text("handler = None\n")
     return tmp_path
 
 
-def test_hash_follows_architecture_python_version_and_options(sources: Path) -> None:
+def _bundle(
+    sources: Path, spec: BundleSpec = ARM, requirements: str = "pydantic==2.12.0\n", **more: Any
+) -> Bundle:
+    return Bundle(spec=spec, requirements=requirements, code=((sources / "a2a_core", "a2a_core"),), **more)
+
+
+def test_hash_follows_platform_python_version_and_options(sources: Path) -> None:
     specs = [
         ARM,
         replace(ARM, platform="x86_64"),
-        replace(ARM, python_version="3.12"),
+        replace(ARM, python_version="3.14"),
         replace(ARM, include_boto3=True),
         replace(ARM, distributions=("pydantic",)),
         replace(ARM, distributions=("pydantic",), kept_packages=("aws_lambda_powertools",)),
-        BundleSpec.for_function("api", lambda_.Architecture.ARM_64, RUNTIME, web_server=True),
+        replace(ARM, agent=True),
+        BundleSpec.for_function("api", architecture="arm64", python_version="3.13", web_server=True),
     ]
-    hashes = {asset_hash(spec, "pydantic==2.12.0\n", sources) for spec in specs}
+    hashes = {_bundle(sources, spec).asset_hash() for spec in specs}
     assert len(hashes) == len(specs)
-    assert asset_hash(ARM, "pydantic==2.12.0\n", sources) == asset_hash(ARM, "pydantic==2.12.0\n", sources)
+    assert _bundle(sources).asset_hash() == _bundle(sources).asset_hash()
 
 
-def test_hash_follows_requirements_and_sources_but_not_bytecode_caches(sources: Path) -> None:
-    before = asset_hash(ARM, "pydantic==2.12.0\n", sources)
-    assert asset_hash(ARM, "pydantic==2.12.1\n", sources) != before
-    (sources / "functions" / "api" / "__pycache__").mkdir()
-    (sources / "functions" / "api" / "__pycache__" / "handler.cpython-311.pyc").write_bytes(b"\0")
-    assert asset_hash(ARM, "pydantic==2.12.0\n", sources) == before
-    (sources / "functions" / "api" / "handler.py").write_text("handler = print\n")
-    assert asset_hash(ARM, "pydantic==2.12.0\n", sources) != before
+def test_hash_follows_requirements_sources_and_bytecode_but_no_path_of_this_machine(
+    sources: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    before = _bundle(sources).asset_hash()
+    assert _bundle(sources, requirements="pydantic==2.12.1\n").asset_hash() != before
+    assert _bundle(sources, interpreter=sys.executable).asset_hash() != before  # with bytecode
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "a2a_core").mkdir()
+    for path, name in _bundle(sources).source_files():
+        (elsewhere / name).parent.mkdir(parents=True, exist_ok=True)
+        (elsewhere / name).write_bytes(path.read_bytes())
+    assert _bundle(elsewhere, cwd=elsewhere, uv="/elsewhere/uv").asset_hash() == before
+    cache = sources / "a2a_core" / "functions" / "api" / "__pycache__"
+    cache.mkdir()
+    (cache / "handler.cpython-311.pyc").write_bytes(b"\0")
+    assert _bundle(sources).asset_hash() == before
+    (sources / "a2a_core" / "functions" / "api" / "handler.py").write_text("handler = print\n")
+    assert _bundle(sources).asset_hash() != before
 
 
-def test_agent_packages_are_bundled_at_the_top_level_and_hashed(sources: Path) -> None:
+def test_hash_follows_the_content_of_a_wheel_named_by_path(sources: Path) -> None:
+    (sources / "wheels").mkdir()
+    wheel = sources / "wheels" / "greeting-1.0-py3-none-any.whl"
+    wheel.write_bytes(b"one")
+    requirements = "./wheels/greeting-1.0-py3-none-any.whl\npydantic==2.12.0\n"
+    before = _bundle(sources, requirements=requirements, cwd=sources).asset_hash()
+    wheel.write_bytes(b"two")
+    assert _bundle(sources, requirements=requirements, cwd=sources).asset_hash() != before
+
+
+def test_the_kits_deploy_time_packages_stay_out_of_its_bundles(sources: Path) -> None:
+    for package in ("cdk", "bundling"):
+        (sources / "a2a_core" / package).mkdir()
+        (sources / "a2a_core" / package / "__init__.py").write_text("import aws_cdk\n")
+    names = {name for _, name in _bundle(sources).source_files()}
+    assert names == {"a2a_core/__init__.py", "a2a_core/functions/api/handler.py"}
+
+
+def test_agent_code_is_bundled_at_the_top_level_and_hashed(sources: Path) -> None:
     (sources / "agents" / "research").mkdir(parents=True)
     (sources / "agents" / "research" / "__init__.py").write_text("async def agent(ctx): ...\n")
-    spec = replace(ARM, packages=("agents/research",))
+    (sources / "helper.py").write_text("")
+    agent = replace(
+        _bundle(sources),
+        code=(
+            (sources / "a2a_core", "a2a_core"),
+            (sources / "agents" / "research", "research"),
+            (sources / "helper.py", "helper.py"),
+        ),
+    )
+    assert {"research/__init__.py", "helper.py"} <= {name for _, name in agent.source_files()}
+    assert agent.asset_hash() != _bundle(sources).asset_hash()
 
-    assert "research/__init__.py" in {name for _, name in source_files(sources, spec.packages)}
-    assert asset_hash(spec, "", sources) != asset_hash(ARM, "", sources)
 
-
-def test_spec_follows_the_function_architecture_runtime_and_closure() -> None:
-    spec = BundleSpec.for_function("api", lambda_.Architecture.X86_64, RUNTIME, auth="jwt", web_server=True)
+def test_spec_follows_the_function_architecture_python_and_closure() -> None:
+    spec = BundleSpec.for_function(
+        "api", architecture="x86_64", python_version="3.14", auth="jwt", web_server=True
+    )
     closure = closures.closure("api", {"auth": "jwt", "server": "uvicorn"})
     assert spec == BundleSpec(
         platform="x86_64",
-        python_version="3.11",
+        python_version="3.14",
         distributions=tuple(sorted(closure.distributions)),
         kept_packages=tuple(sorted(closure.packages)),
         web_server=True,
     )
-    worker = BundleSpec.for_function(
-        "worker", lambda_.Architecture.ARM_64, RUNTIME, web_server=True, packages=("agents/research",)
-    )
-    assert (worker.web_server, worker.agent_dependencies, worker.packages) == (
-        False,
-        True,
-        ("agents/research",),
-    )
-    dlq = BundleSpec.for_function("dlq", lambda_.Architecture.ARM_64, RUNTIME, packages=("agents/research",))
-    assert (dlq.agent_dependencies, dlq.packages) == (False, ())
+    worker = BundleSpec.for_function("worker", architecture="arm64", python_version="3.13", web_server=True)
+    assert (worker.web_server, worker.agent) == (False, True)
+    assert not BundleSpec.for_function("dlq", architecture="arm64", python_version="3.13").agent
 
 
 def test_bundles_hold_what_each_function_imports_and_serve_requests(tmp_path: Path) -> None:
     """Bundles for real, through CDK: arm64 buffered with API keys, x86_64 response streaming with
-    JWT. Each holds its function's traced closure and nothing else; the bundles this machine can
-    run cold-start alone (with what the Lambda runtime provides) and serve their requests on moto
-    (`infra.exercise`), so nothing they need is missing either."""
+    JWT, both for this interpreter's Python (so bytecode is compiled). Each holds its function's
+    traced closure and nothing else; the bundles this machine can run cold-start alone (with what
+    the Lambda runtime provides) and serve their requests on moto (`function_trace.runner`), so
+    nothing they need is missing either."""
     try:
-        find_uv()
+        find_uv(find_project().root)
     except BundlingError as error:  # `make test` always has it (.tools/bin/uv)
         missing_prerequisite(str(error))
     app = checked_app(tmp_path / "cdk.out", skip_bundling=False)
-    A2AStack(app, "Arm", agent="a2a_core.examples.echo:agent", push=True)
+    A2AStack(app, "Arm", A2AServiceProps(runtime=LOCAL_RUNTIME), push=True)
     A2AStack(
         app,
         "X86",
-        agent="a2a_core.examples.echo:agent",
-        auth=AuthMode.JWT,
-        jwt=JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.example.com/jwks.json"),
-        architecture=lambda_.Architecture.X86_64,
-        streaming=StreamingMode.RESPONSE_STREAM,
+        A2AServiceProps(
+            auth=AuthMode.JWT,
+            jwt=JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.example.com/jwks.json"),
+            runtime=LOCAL_RUNTIME,
+            architecture=lambda_.Architecture.X86_64,
+            streaming=StreamingMode.RESPONSE_STREAM,
+        ),
         push=True,
     )
     assembly = app.synth()
@@ -208,12 +253,14 @@ def _elf_machine(library: Path) -> int:
 
 
 def _assert_precompiled(bundle: Path, function: str) -> None:
-    for module in (f"functions/{function}/handler.py", "a2a_core/app.py", "pydantic/main.py"):
+    for module in (f"a2a_core/functions/{function}/handler.py", "a2a_core/app.py", "pydantic/main.py"):
         source = bundle / module
         cached = Path(importlib.util.cache_from_source(str(source)))
-        header = cached.read_bytes()[:8]
-        assert header[:4] == importlib.util.MAGIC_NUMBER  # compiled by the runtime's Python version
-        assert int.from_bytes(header[4:8], "little") == 0b01  # hash-based, source never re-checked
+        data = cached.read_bytes()
+        assert data[:4] == importlib.util.MAGIC_NUMBER  # compiled by the runtime's Python version
+        assert int.from_bytes(data[4:8], "little") == 0b01  # hash-based, source never re-checked
+        # Tracebacks name the file where Lambda puts it, not where this machine built it.
+        assert marshal.loads(data[16:]).co_filename  # noqa: S302 (our own bytecode) == f"{TASK_ROOT}/{module}"
 
 
 def _zipped(bundle: Path, tmp_path: Path) -> int:
@@ -321,16 +368,16 @@ def _get(url: str, server: subprocess.Popen[bytes]) -> dict[str, object]:
             time.sleep(0.1)
 
 
-def test_the_worker_alone_gets_the_agent_group_and_its_dependencies(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The `agent` group is empty here; the dev group stands in for an agent's dependencies."""
-    monkeypatch.setattr(bundling, "AGENT_GROUP", "dev")
-    worker = BundleSpec.for_function("worker", lambda_.Architecture.ARM_64, RUNTIME)
-    dlq = BundleSpec.for_function("dlq", lambda_.Architecture.ARM_64, RUNTIME)
-    lines = {"worker": export_requirements(worker).splitlines(), "dlq": export_requirements(dlq).splitlines()}
+def test_the_worker_alone_gets_the_agent_groups_dependencies() -> None:
+    """This repository's `agent` group is empty; the dev group stands in for an agent's dependencies."""
+    kit = find_project()
+    project = kit.with_agent(kit.agent)
+    project = replace(project, config=project.config.model_copy(update={"dependency_groups": ("dev",)}))
+    plan = BundlePlan(project, BundleOptions(python_version="3.11"))
+    lines = {f: plan.bundle(f).requirements.splitlines() for f in ("worker", "dlq")}
     names = {function: [requirement_name(line) for line in found] for function, found in lines.items()}
     assert {"a2a-sdk", "moto", "httpx"} <= set(names["worker"])  # the group's, and what they need
     assert not {"a2a-sdk", "moto", "httpx"} & set(names["dlq"])
-    assert set(names["dlq"]) < set(names["worker"])
     repeated = {name for name in names["worker"] if names["worker"].count(name) > 1}
     # Each pinned once, unless the lock splits it by environment markers (one line per Python).
     assert all(";" in line for line in lines["worker"] if requirement_name(line) in repeated)

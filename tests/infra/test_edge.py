@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_cdk.assertions import Capture, Match, Template
-from infra.edge import BODY_HASH_SOURCE, VIEWER_REQUEST
-from infra.testing import logical_id, properties
+
+from a2a_core.cdk.edge import BODY_HASH_SOURCE, VIEWER_REQUEST
+from a2a_core.cdk.testing import logical_id, properties
 
 # CloudFront's managed policies (fixed ids).
 CACHING_DISABLED = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"

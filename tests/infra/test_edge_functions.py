@@ -13,9 +13,9 @@ import subprocess
 from typing import Any
 
 import pytest
-from infra.edge import BODY_HASH_SOURCE, VIEWER_REQUEST
 
-from infra import edge_body_hash
+from a2a_core.cdk import edge_body_hash
+from a2a_core.cdk.edge import BODY_HASH_SOURCE, VIEWER_REQUEST
 
 BODY = b'{"jsonrpc":"2.0","id":1,"method":"message/send","params":{"message":{"parts":[]}}}'
 

@@ -7,17 +7,19 @@ import math
 from pathlib import Path
 
 import pytest
-from infra.exercise import Run, Variant
-from infra.trace_imports import differences, needed_modules, trace, traced
-from infra.wheels import prune_packages
 
-from infra import closures, exercise_stage, web_adapter
+from a2a_core.bundling import closures
+from a2a_core.bundling.wheels import prune_packages
+from a2a_core.cdk import web_adapter
+from function_trace import stage
+from function_trace.runner import Run, Variant
+from function_trace.tracing import differences, needed_modules, trace, traced
 
 
 def test_the_recorded_closures_are_what_the_functions_import_now() -> None:
     """Cold-starts every function variant on moto and serves its requests (about a minute). If
-    this fails, an import changed: run ``python -m infra.trace_imports --write`` and review the
-    difference it makes to infra/function_imports.json."""
+    this fails, an import changed: run ``python -m function_trace --write`` and review the
+    difference it makes to a2a_core/bundling/function_imports.json."""
     stale = differences(closures.load(), trace())
     assert not stale, "\n".join(stale)
 
@@ -50,7 +52,7 @@ def test_a_closure_is_the_union_of_the_variants_its_settings_leave_open() -> Non
     assert closures.closure("api", {"auth": "api_key", "push": "off"}, traced=recorded).distributions == {
         "pydantic"
     }
-    with pytest.raises(closures.ClosureError, match="trace_imports --write"):
+    with pytest.raises(closures.ClosureError, match="function_trace --write"):
         closures.closure("api", {"auth": "iam"}, traced=recorded)
 
 
@@ -65,14 +67,25 @@ def test_an_optional_import_that_failed_is_not_needed() -> None:
     run = _run(
         {
             "__main__": module,
-            "functions": package,
-            "functions.push": package,
+            "a2a_core": package,
+            "a2a_core.functions": package,
+            "a2a_core.functions.push": package,
             "httpx": package,
             "click": package,
         },
-        [("__main__", "functions.push"), ("functions.push", "httpx"), ("httpx._main", "click")],
+        [
+            ("__main__", "a2a_core.functions.push"),
+            ("a2a_core.functions.push", "httpx"),
+            ("httpx._main", "click"),
+        ],
     )
-    assert needed_modules(run) == {"__main__", "functions", "functions.push", "httpx"}
+    assert needed_modules(run) == {
+        "__main__",
+        "a2a_core",
+        "a2a_core.functions",
+        "a2a_core.functions.push",
+        "httpx",
+    }
     owners = {"httpx": "httpx", "click": "click"}
     assert traced(run, owners).distributions == {"httpx"}
 
@@ -99,4 +112,4 @@ def test_pruning_keeps_exactly_the_imported_packages(tmp_path: Path) -> None:
 
 
 def test_the_exercise_serves_uvicorn_as_the_web_adapter_configures_the_app() -> None:
-    assert exercise_stage.WEB_ADAPTER_ENV.items() <= web_adapter.ENVIRONMENT.items()
+    assert stage.WEB_ADAPTER_ENV.items() <= web_adapter.ENVIRONMENT.items()

@@ -10,9 +10,17 @@ from typing import Any
 import pytest
 from aws_cdk import App, Environment, Stack
 from aws_cdk.assertions import Capture, Match, Template
-from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.function_url import AgentFunctionUrl
-from infra.options import (
+
+from a2a_core.auth import build_authenticator
+from a2a_core.auth.bearer import BearerAuthenticator
+from a2a_core.auth.iam import IamAuthenticator
+from a2a_core.auth.key_store import InMemoryApiKeyStore
+from a2a_core.auth.rate_limit import InMemoryRateBuckets
+from a2a_core.auth.stored_keys import StoredKeyAuthenticator
+from a2a_core.cdk import A2AService, A2AServiceProps
+from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
+from a2a_core.cdk.function_url import AgentFunctionUrl
+from a2a_core.cdk.options import (
     AuthMode,
     ConfigurationError,
     CustomDomain,
@@ -21,19 +29,10 @@ from infra.options import (
     JwtIssuer,
     StreamingMode,
 )
-from infra.service import A2AService
-from infra.testing import logical_id, properties
-
-from a2a_core.auth import build_authenticator
-from a2a_core.auth.bearer import BearerAuthenticator
-from a2a_core.auth.iam import IamAuthenticator
-from a2a_core.auth.key_store import InMemoryApiKeyStore
-from a2a_core.auth.rate_limit import InMemoryRateBuckets
-from a2a_core.auth.stored_keys import StoredKeyAuthenticator
+from a2a_core.cdk.testing import logical_id, properties
 from a2a_core.settings import Settings
 from infra import app as infra_app
 
-AGENT = "a2a_core.examples.echo:agent"
 ISSUER = JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.example.com/keys")
 CALLER_ROLE = "arn:aws:iam::123456789012:role/agent-callers"
 
@@ -41,7 +40,7 @@ CALLER_ROLE = "arn:aws:iam::123456789012:role/agent-callers"
 def _service(**props: Any) -> A2AService:
     context = {SKIP_BUNDLING_CONTEXT: True, "aws:cdk:enable-path-metadata": True}
     stack = Stack(App(context=context), "Stack", env=props.pop("env", None))
-    return A2AService(stack, "Service", **{"agent": AGENT, "front_door": FrontDoor.FUNCTION_URL, **props})
+    return A2AService(stack, "Service", A2AServiceProps(**{"front_door": FrontDoor.FUNCTION_URL, **props}))
 
 
 def _function(template: Template, name: str = "Api") -> dict[str, Any]:
@@ -157,7 +156,7 @@ def test_iam_callers_sign_and_only_granted_principals_may_call(url_iam: Template
         "InvokeMode": "BUFFERED",
         "TargetFunctionArn": {"Fn::GetAtt": [api, "Arn"]},
     }
-    assert _function(url_iam)["Handler"] == "functions.api.handler.handler"  # Mangum
+    assert _function(url_iam)["Handler"] == "a2a_core.functions.api.handler.handler"  # Mangum
     assert url_iam.find_resources("AWS::Lambda::Permission", {"Properties": {"Principal": "*"}}) == {}
     url_iam.has_resource_properties(
         "AWS::IAM::Policy",

@@ -7,17 +7,18 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Capture, Template
-from infra.service import SIGNING_KEY_ENV
-from infra.testing import logical_id, properties
 
 from a2a_core.aws.resources import PUSH_QUEUE
+from a2a_core.cdk.service import SIGNING_KEY_ENV
+from a2a_core.cdk.testing import logical_id, properties
+from a2a_core.project import find_project
 from a2a_core.settings import ENV_PREFIX, Settings
 
 FUNCTIONS = ("Api", "Worker", "DeadLetter")
 HANDLERS = {
-    "Api": "functions.api.handler.handler",
-    "Worker": "functions.worker.handler.handler",
-    "DeadLetter": "functions.dlq.handler.handler",
+    "Api": "a2a_core.functions.api.handler.handler",
+    "Worker": "a2a_core.functions.worker.handler.handler",
+    "DeadLetter": "a2a_core.functions.dlq.handler.handler",
 }
 XRAY = {"Action": ["xray:PutTelemetryRecords", "xray:PutTraceSegments"], "Resource": "*"}
 
@@ -49,9 +50,9 @@ def _expect(*statements: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
-def test_functions_run_python_311_on_arm64_with_active_tracing(default: Template, name: str) -> None:
+def test_functions_run_python_313_on_arm64_with_active_tracing(default: Template, name: str) -> None:
     function = _function(default, name)
-    assert function["Runtime"] == "python3.11"
+    assert function["Runtime"] == "python3.13"
     assert function["Architectures"] == ["arm64"]
     assert function["TracingConfig"] == {"Mode": "Active"}
     assert function["Handler"] == HANDLERS[name]
@@ -84,7 +85,8 @@ def test_environment_names_the_stacks_resources(default: Template, name: str) ->
         "A2A_AUTH_MODE": "api_key",
         "A2A_ALLOW_UNAUTHENTICATED": "false",
         "A2A_AWS_REGION": {"Ref": "AWS::Region"},
-        "A2A_AGENT": "a2a_core.examples.echo:agent",
+        "A2A_AGENT": "a2a_core.examples.echo:agent",  # as this repository's pyproject.toml names it
+        "A2A_VERSION": find_project().version,  # the agent card's: the project's
         "A2A_TABLE_NAME": _ref(default, "AWS::DynamoDB::Table", "/Storage/Table/Resource"),
         "A2A_BUCKET_NAME": _ref(default, "AWS::S3::Bucket", "/Storage/Parts/Resource"),
         "A2A_QUEUE_URL": _ref(default, "AWS::SQS::Queue", "/Queues/Runs/Resource"),
@@ -134,10 +136,13 @@ def test_user_environment_and_custom_domain_reach_every_function(full: Template)
         variables = _function(full, name)["Environment"]["Variables"]
         assert variables["A2A_PUSH_ENABLED"] == "true"  # the push hook turned push on
         assert variables["A2A_NAME"] == "Research agent"
+        assert variables["A2A_VERSION"] == "2.1.0"  # from the project
+        assert variables["A2A_AGENT"] == "my_agents.research.agent:agent"
         assert variables["A2A_PUBLIC_URL"] == "https://agent.example.com/"
         assert variables["A2A_LEASE_SECONDS"] == "600"
         assert variables["A2A_RETENTION_DAYS"] == "7"
         assert variables["A2A_PAGE_TOKEN_SECRET"] == "{{resolve:ssm:/agent/pages}}"  # the deployer's
+    assert {_function(full, name)["Runtime"] for name in (*FUNCTIONS, "Push")} == {"python3.14"}
 
 
 def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(default: Template) -> None:

@@ -12,26 +12,25 @@ import pytest
 from aws_cdk import App, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk.assertions import Match, Template
-from infra.auth import PUBLIC_PATHS
-from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.options import AuthMode, ConfigurationError, FrontDoor, JwtIssuer, StreamingMode
-from infra.service import A2AService
-from infra.testing import logical_id, properties
 
 from a2a_core.auth import build_authenticator
 from a2a_core.auth.bearer import BearerAuthenticator
 from a2a_core.auth.iam import IamAuthenticator
+from a2a_core.cdk import A2AService, A2AServiceProps
+from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
+from a2a_core.cdk.auth import PUBLIC_PATHS
+from a2a_core.cdk.options import AuthMode, ConfigurationError, FrontDoor, JwtIssuer, StreamingMode
+from a2a_core.cdk.testing import logical_id, properties
 from a2a_core.settings import Settings
 from infra import app as infra_app
 
-AGENT = "a2a_core.examples.echo:agent"
 ISSUER = JwtIssuer("https://issuer.example.com/", "agent", "https://issuer.example.com/keys")
 
 
 def _service(**props: Any) -> A2AService:
     context = {SKIP_BUNDLING_CONTEXT: True, "aws:cdk:enable-path-metadata": True}
     stack = Stack(App(context=context), "Stack")
-    return A2AService(stack, "Service", **{"agent": AGENT, "front_door": FrontDoor.HTTP_API, **props})
+    return A2AService(stack, "Service", A2AServiceProps(**{"front_door": FrontDoor.HTTP_API, **props}))
 
 
 def _routes(template: Template) -> dict[str, dict[str, Any]]:

@@ -8,29 +8,36 @@ from typing import Any
 import pytest
 from aws_cdk import App, Duration, Stack
 from aws_cdk import aws_lambda as lambda_
-from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.options import ConfigurationError, FunctionOptions, StreamingMode
-from infra.service import A2AService
 
+from a2a_core.cdk import A2AService, A2AServiceProps
+from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
+from a2a_core.cdk.options import ConfigurationError, FunctionOptions, StreamingMode
+from a2a_core.project import Project, ProjectConfig, ProjectError
 from infra import app as infra_app
-
-AGENT = "a2a_core.examples.echo:agent"
 
 
 def _service(**props: Any) -> A2AService:
     stack = Stack(App(context={SKIP_BUNDLING_CONTEXT: True}), "Stack")
-    return A2AService(stack, "Service", **{"agent": AGENT, **props})
+    return A2AService(stack, "Service", A2AServiceProps(**props))
 
 
-@pytest.mark.parametrize("agent", ["echo", "a2a_core.examples.echo", "a2a_core/echo:agent", ":agent", "mod:"])
-def test_agent_must_be_module_colon_attribute(agent: str) -> None:
-    with pytest.raises(ConfigurationError, match=r"package\.module:attribute"):
-        _service(agent=agent)
+def test_the_projects_packages_must_exist_even_unbundled(tmp_path: Path) -> None:
+    config = ProjectConfig(agent="research.agent:agent", packages=("no/such/dir",))
+    with pytest.raises(
+        ProjectError, match=r"pyproject\.toml: \[tool\.a2a-serverless\] packages: no/such/dir"
+    ):
+        _service(project=Project(root=tmp_path, config=config))
 
 
-def test_agent_packages_must_exist() -> None:
-    with pytest.raises(ConfigurationError, match="agent_packages: no/such/dir"):
-        _service(agent="research:agent", agent_packages=["no/such/dir"])
+@pytest.mark.parametrize("runtime", [lambda_.Runtime.PYTHON_3_10, lambda_.Runtime.NODEJS_22_X])
+def test_the_runtime_is_a_python_the_kit_runs_on(runtime: lambda_.Runtime) -> None:
+    with pytest.raises(ConfigurationError, match=r"runtime must be Python 3\.11 or later"):
+        _service(runtime=runtime)
+
+
+def test_functions_run_python_3_13_unless_told_otherwise() -> None:
+    assert _service().api_function.runtime.name == "python3.13"
+    assert _service(runtime=lambda_.Runtime.PYTHON_3_14).worker_function.runtime.name == "python3.14"
 
 
 def test_buffered_api_cannot_outlive_api_gateways_29_seconds() -> None:
@@ -72,6 +79,7 @@ def test_app_reads_its_choices_from_context(tmp_path: Path) -> None:
             "a2a:streaming": "response_stream",
             "a2a:architecture": "x86_64",
             "a2a:agent": "a2a_core.examples.multiturn:agent",
+            "a2a:runtime": "python3.14",
             "a2a:stack_name": "MyAgent",
             "a2a:push": "true",
         },
@@ -81,3 +89,5 @@ def test_app_reads_its_choices_from_context(tmp_path: Path) -> None:
     assert stack.service.streaming is StreamingMode.RESPONSE_STREAM
     assert stack.service.api_function.architecture.name == lambda_.Architecture.X86_64.name
     assert stack.service.push_function is not None
+    assert stack.service.project.agent == "a2a_core.examples.multiturn:agent"
+    assert stack.service.api_function.runtime.name == "python3.14"

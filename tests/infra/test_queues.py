@@ -6,9 +6,9 @@ import json
 from typing import Any, cast
 
 from aws_cdk.assertions import Match, Template
-from infra.testing import logical_id, properties
 
 from a2a_core.aws.resources import QUEUE, create_queues
+from a2a_core.cdk.testing import logical_id, properties
 
 
 class FakeSqs:

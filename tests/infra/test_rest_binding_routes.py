@@ -22,16 +22,15 @@ from typing import Any
 import pytest
 from aws_cdk import App, Stack
 from aws_cdk.assertions import Template
-from infra.auth import PUBLIC_PATHS
-from infra.bundling import SKIP_BUNDLING_CONTEXT
-from infra.options import AuthMode, FrontDoor
-from infra.service import A2AService
-from infra.testing import logical_id
 
+from a2a_core.cdk import A2AService, A2AServiceProps
+from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
+from a2a_core.cdk.auth import PUBLIC_PATHS
+from a2a_core.cdk.options import AuthMode, FrontDoor
+from a2a_core.cdk.testing import logical_id
 from a2a_core.protocol.v1.rest_routes import ROUTES
 from a2a_core.settings import RESERVED_TENANTS
 
-AGENT = "a2a_core.examples.echo:agent"
 # Every route of the binding, with values in its path parameters.
 BINDING = sorted(
     {
@@ -155,7 +154,7 @@ def test_tenants_named_like_a_public_resource_are_refused_by_the_settings(defaul
 def _service_template(**props: Any) -> Template:
     context = {SKIP_BUNDLING_CONTEXT: True, "aws:cdk:enable-path-metadata": True}
     stack = Stack(App(context=context), "Stack")
-    A2AService(stack, "Service", agent=AGENT, front_door=FrontDoor.HTTP_API, **props)
+    A2AService(stack, "Service", A2AServiceProps(front_door=FrontDoor.HTTP_API, **props))
     return Template.from_stack(stack)
 
 

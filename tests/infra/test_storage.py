@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any, cast
 
 from aws_cdk.assertions import Match, Template
-from infra.testing import logical_id, properties
 
 from a2a_core.aws.resources import TABLE, create_table
+from a2a_core.cdk.testing import logical_id, properties
 
 
 class RecordingClient:

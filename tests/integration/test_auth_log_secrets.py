@@ -100,7 +100,7 @@ def _through_the_lambda_handler(monkeypatch: pytest.MonkeyPatch) -> None:
     for mode, name in calls.items():
         monkeypatch.setenv("A2A_AUTH_MODE", mode)
         spec = importlib.util.spec_from_file_location(
-            "api_handler", ROOT / "functions" / "api" / "handler.py"
+            "api_handler", ROOT / "src" / "a2a_core" / "functions" / "api" / "handler.py"
         )
         assert spec is not None
         assert spec.loader is not None

@@ -141,7 +141,12 @@ def test_a_worker_killed_mid_run_is_taken_over_once_its_lease_expires(
         "PYTHONPATH": str(ROOT / "tests"),
     }
     crashing = subprocess.Popen(  # noqa: S603 (our interpreter, our script)
-        [sys.executable, "-c", CRASHING_INVOCATION, str(ROOT / "functions" / "worker" / "handler.py")],
+        [
+            sys.executable,
+            "-c",
+            CRASHING_INVOCATION,
+            str(ROOT / "src" / "a2a_core" / "functions" / "worker" / "handler.py"),
+        ],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

@@ -1,0 +1,74 @@
+"""Locked wheels installed for a Lambda platform and Python version with uv, without Docker."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from a2a_core.bundling import closures
+from a2a_core.bundling.uv import run
+
+
+def install_wheels(
+    output: Path, requirements: str, *, platform: str, python_version: str, uv: str, cwd: Path | None = None
+) -> None:
+    """Install ``requirements`` (locked and complete: no resolution) as ``platform``'s manylinux
+    wheels for ``python_version`` into ``output``. Relative paths in them mean ``cwd``."""
+    with tempfile.TemporaryDirectory(prefix="a2a-wheels-") as scratch:
+        requirements_file = Path(scratch) / "requirements.txt"
+        requirements_file.write_text(requirements)
+        run(
+            [
+                uv,
+                "pip",
+                "install",
+                "--quiet",
+                "--target",
+                str(output),
+                "--python",
+                sys.executable,  # only for uv's own bookkeeping: the platform and version are given
+                "--python-platform",
+                f"{platform}-manylinux2014",
+                "--python-version",
+                python_version,
+                "--only-binary",
+                ":all:",
+                "--no-deps",  # the requirements are the complete, locked set
+                "--link-mode",
+                "copy",
+                "--requirement",
+                str(requirements_file),
+            ],
+            f"install the {platform} wheels for Python {python_version}",
+            cwd=cwd,
+            # Bytecode is compiled afterwards, by the runtime's Python version or not at all.
+            env={key: value for key, value in os.environ.items() if key != "UV_COMPILE_BYTECODE"},
+        )
+    strip_machine_paths(output)
+
+
+def strip_machine_paths(output: Path) -> None:
+    """Remove what names this machine: console scripts (they start with this machine's Python)
+    and the install records of local or URL sources (``direct_url.json``)."""
+    shutil.rmtree(output / "bin", ignore_errors=True)
+    for record in output.glob("*.dist-info/direct_url.json"):
+        record.unlink()
+
+
+def prune_packages(output: Path, kept: tuple[str, ...]) -> None:
+    """Remove the packages of the `closures.PRUNED` distributions that are not in ``kept``."""
+    keep = set(kept)
+    for top in closures.PRUNED.values():
+        pending = [output / top] if (output / top).is_dir() else []
+        while pending:
+            directory = pending.pop()
+            for child in sorted(path for path in directory.iterdir() if path.is_dir()):
+                if child.name == "__pycache__":
+                    continue
+                if ".".join(child.relative_to(output).parts) in keep:
+                    pending.append(child)
+                else:
+                    shutil.rmtree(child)

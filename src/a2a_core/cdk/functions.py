@@ -1,0 +1,197 @@
+"""The service's Lambda functions: a code asset, one environment, a role and log group each.
+
+Each function gets its own role with no managed policy: it may write to its own log group and
+send X-Ray traces, and everything else is granted to it by `A2AService`, resource by resource.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+
+from aws_cdk import Aws, Duration, Fn, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from a2a_core.cdk import web_adapter
+from a2a_core.cdk.options import AuthMode, ConfigurationError, FunctionOptions, JwtIssuer, StreamingMode
+from a2a_core.cdk.queues import RunQueues
+from a2a_core.cdk.storage import TaskStorage
+
+# Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
+SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
+# Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
+AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
+# Construct id of each function -> its name in `a2a_core.bundling.closures` and `a2a_core.functions`.
+BUNDLES = {"Api": "api", "Worker": "worker", "DeadLetter": "dlq", "Push": "push", "Authorizer": "authorizer"}
+
+
+class ServiceFunctions(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        code: Callable[[str], lambda_.Code],
+        runtime: lambda_.Runtime,
+        architecture: lambda_.Architecture,
+        environment: Mapping[str, str],
+        log_retention: logs.RetentionDays,
+    ) -> None:
+        super().__init__(scope, id)
+        self._code = code  # bundle name (`BUNDLES`) -> the function's code asset
+        self._runtime = runtime
+        self._architecture = architecture
+        self._environment = dict(environment)
+        self._log_retention = log_retention
+        self.functions: dict[str, lambda_.Function] = {}
+        self.log_groups: dict[str, logs.LogGroup] = {}
+
+    def add(
+        self,
+        name: str,
+        *,
+        handler: str,
+        options: FunctionOptions,
+        description: str,
+        environment: Mapping[str, str] | None = None,
+        layers: Sequence[lambda_.ILayerVersion] = (),
+    ) -> lambda_.Function:
+        role = iam.Role(
+            self,
+            f"{name}Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"{description} (a2a-serverless)",
+        )
+        log_group = logs.LogGroup(self, f"{name}Logs", retention=self._log_retention)
+        function = lambda_.Function(
+            self,
+            name,
+            description=description,
+            runtime=self._runtime,
+            architecture=self._architecture,
+            code=self._code(BUNDLES[name]),
+            handler=handler,
+            memory_size=options.memory_mb,
+            timeout=options.timeout,
+            role=role,
+            log_group=log_group,
+            tracing=lambda_.Tracing.ACTIVE,
+            environment={**self._environment, **(environment or {})},
+            layers=list(layers),
+        )
+        log_group.grant_write(role)
+        self.functions[name] = function
+        self.log_groups[name] = log_group
+        return function
+
+    def set_environment(self, key: str, value: str, *, skip: Sequence[str] = ()) -> None:
+        """Add a variable to every function, those that exist (but the ones named in ``skip``)
+        and those added later."""
+        self._environment[key] = value
+        for name, function in self.functions.items():
+            if name not in skip:
+                function.add_environment(key, value)
+
+    def add_api(
+        self,
+        options: FunctionOptions,
+        *,
+        streaming: StreamingMode,
+        signing_key_id: str,
+        layers: Sequence[lambda_.ILayerVersion] = (),
+    ) -> lambda_.Function:
+        """The API function: Mangum when buffered; uvicorn behind the Web Adapter ``layers`` when
+        streaming. It knows the signing key's id for the JWKS endpoint."""
+        description = "A2A JSON-RPC API and agent card"
+        signing_key = {SIGNING_KEY_ENV: signing_key_id}  # for the JWKS endpoint
+        if streaming is StreamingMode.BUFFERED:
+            return self.add(
+                "Api",
+                handler="a2a_core.functions.api.handler.handler",
+                options=options,
+                description=description,
+                environment=signing_key,
+            )
+        return self.add(
+            "Api",
+            handler=web_adapter.HANDLER,
+            options=options,
+            description=f"{description} (response streaming)",
+            layers=layers,
+            environment={**signing_key, **web_adapter.ENVIRONMENT},
+        )
+
+    def add_authorizer(self, jwt: JwtIssuer) -> lambda_.Function:
+        return self.add(
+            "Authorizer",
+            handler="a2a_core.functions.authorizer.handler.handler",
+            options=AUTHORIZER,
+            description="Checks bearer JWTs for API Gateway (issuer, audience, JWKS signature, expiry)",
+            environment={
+                "A2A_JWT_ISSUER": jwt.issuer,
+                "A2A_JWT_AUDIENCE": jwt.audience,
+                "A2A_JWT_JWKS_URL": jwt.jwks_url,
+                "A2A_JWT_ALGORITHMS": json.dumps(list(jwt.algorithms)),
+            },
+        )
+
+    def add_worker(self, options: FunctionOptions) -> lambda_.Function:
+        return self.add(
+            "Worker",
+            handler="a2a_core.functions.worker.handler.handler",
+            options=options,
+            description="Runs the agent, one turn per SQS run operation",
+        )
+
+    def add_dead_letter(self, options: FunctionOptions) -> lambda_.Function:
+        return self.add(
+            "DeadLetter",
+            handler="a2a_core.functions.dlq.handler.handler",
+            options=options,
+            description="Fails the task of a run operation that reached the dead-letter queue",
+        )
+
+
+def service_environment(
+    storage: TaskStorage,
+    queues: RunQueues,
+    *,
+    auth: AuthMode,
+    allow_unauthenticated: bool,
+    agent: str,
+    retention_days: int,
+    worker: FunctionOptions,
+    service_name: str,
+    extra: Mapping[str, str] | None,
+) -> dict[str, str]:
+    """What every function's environment holds: the service's own variables, which ``extra``
+    (the deployer's) may not override, and ``extra``."""
+    owned = {
+        "A2A_BACKEND": "aws",
+        # The app refuses to start without auth unless the opt-out reaches it too.
+        "A2A_AUTH_MODE": auth.value,
+        "A2A_ALLOW_UNAUTHENTICATED": str(allow_unauthenticated).lower(),
+        "A2A_AWS_REGION": Stack.of(storage).region,
+        "A2A_AGENT": agent,
+        "A2A_TABLE_NAME": storage.table.table_name,
+        "A2A_BUCKET_NAME": storage.bucket.bucket_name,
+        "A2A_QUEUE_URL": queues.queue.queue_url,
+        "A2A_DLQ_URL": queues.dead_letters.queue_url,
+        "A2A_RETENTION_DAYS": str(retention_days),
+        # A worker's claim on a turn lives as long as the worker may run.
+        "A2A_LEASE_SECONDS": str(int(worker.timeout.to_seconds())),
+        "POWERTOOLS_SERVICE_NAME": service_name,
+    }
+    clashes = sorted(set(owned) & set(extra or {}))
+    if clashes:
+        raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")
+    return {**DEFAULT_ENVIRONMENT, **(extra or {}), **owned}
+
+
+# What ``extra`` may replace. ListTasks page tokens are signed with a key every API instance
+# shares: the GUID of the stack's id, unique per stack, the same on every deploy, and never
+# shown to callers (pass your own A2A_PAGE_TOKEN_SECRET to choose it).
+DEFAULT_ENVIRONMENT = {"A2A_PAGE_TOKEN_SECRET": Fn.select(2, Fn.split("/", Aws.STACK_ID))}

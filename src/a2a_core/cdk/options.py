@@ -1,0 +1,122 @@
+"""The choices a deployment makes, as small typed values (`A2AServiceProps` gathers them)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from aws_cdk import Duration
+from aws_cdk import aws_apigateway as apigw
+from aws_cdk import aws_cloudfront as cloudfront
+
+from a2a_core.aws.resources import QUEUE
+
+MAX_AUTHORIZER_CACHE = Duration.hours(1)
+DEFAULT_AUTHORIZER_CACHE = Duration.minutes(5)
+
+
+class ConfigurationError(ValueError):
+    """A construct prop is missing, inconsistent or unsafe; the message names it."""
+
+
+class AuthMode(enum.Enum):
+    """How callers authenticate at API Gateway (the app reads who they are from the request
+    context, and the agent card declares the same scheme)."""
+
+    # `x-api-key`, checked by API Gateway against a usage plan that also throttles each key.
+    API_KEY = "api_key"
+    # `Authorization: Bearer <JWT>` from any OIDC/OAuth issuer, checked by a Lambda authorizer.
+    JWT = "jwt"
+    # SigV4-signed requests from IAM principals granted `execute-api:Invoke`.
+    IAM = "iam"
+    # Anyone: needs ``allow_unauthenticated=True``.
+    NONE = "none"
+
+
+class FrontDoor(enum.Enum):
+    # API Gateway REST API ($3.50/M requests): API keys and usage plans, response streaming, WAF.
+    REST_API = "rest_api"
+    # API Gateway HTTP API ($1.00/M): JWT (RSA, OIDC discovery), IAM or none; buffered; no WAF.
+    HTTP_API = "http_api"
+    # A Lambda function URL (free per request), response streaming by default: the app checks API
+    # keys and JWTs itself, Lambda checks SigV4 (IAM); WAF through CloudFront (`EdgeOptions`).
+    FUNCTION_URL = "function_url"
+
+
+class StreamingMode(enum.Enum):
+    # Mangum behind a buffered Lambda proxy: a stream is returned as one SSE body (29 s, 6 MB).
+    BUFFERED = "buffered"
+    # API Gateway REST response streaming to the same Starlette app served by uvicorn behind the
+    # AWS Lambda Web Adapter layer: events reach the client as they happen (15 min).
+    RESPONSE_STREAM = "response_stream"
+
+
+@dataclass(frozen=True)
+class JwtIssuer:
+    """The token issuer ``AuthMode.JWT`` trusts: tokens must carry this ``iss`` and ``aud``, a
+    ``sub`` and a valid ``exp``, and be signed with one of ``algorithms`` by a key in the JWKS at
+    ``jwks_url`` (for Cognito: ``https://cognito-idp.<region>.amazonaws.com/<pool id>`` with
+    ``<issuer>/.well-known/jwks.json``). API Gateway caches each token's verdict for ``cache_ttl``
+    (0 turns caching off); the app still refuses a cached token once its ``exp`` has passed."""
+
+    issuer: str
+    audience: str
+    jwks_url: str
+    algorithms: tuple[str, ...] = ("RS256", "ES256")
+    cache_ttl: Duration = DEFAULT_AUTHORIZER_CACHE
+
+
+@dataclass(frozen=True)
+class ApiKeyLimits:
+    """What each API key may send (``AuthMode.API_KEY``), on top of the stage's overall limits:
+    a steady ``rate_limit`` per second with bursts of ``burst_limit``, and ``quota`` requests per
+    ``quota_period`` (None: no quota). Over the limit, API Gateway answers 429."""
+
+    rate_limit: float = 10
+    burst_limit: int = 20
+    quota: int | None = 100_000
+    quota_period: apigw.Period = apigw.Period.DAY
+
+
+DEFAULT_API_KEY_LIMITS = ApiKeyLimits()
+
+
+@dataclass(frozen=True)
+class EdgeOptions:
+    """CloudFront in front of a function URL (``FrontDoor.FUNCTION_URL``), with WAF.
+
+    The function URL then takes only CloudFront's signed requests (origin access control,
+    ``AWS_IAM``). ``web_acl_arn`` names an existing web ACL of scope ``CLOUDFRONT`` (such ACLs
+    live in us-east-1); without it, ``waf=True`` creates one (AWS managed rules and a rule
+    blocking an IP above ``rate_limit_per_ip`` requests per 5 minutes), which is possible only
+    in a stack deployed to us-east-1. ``waf=False`` goes without."""
+
+    web_acl_arn: str | None = None
+    waf: bool = True
+    rate_limit_per_ip: int = 2000
+    price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_100
+
+
+@dataclass(frozen=True)
+class FunctionOptions:
+    memory_mb: int
+    timeout: Duration
+
+
+@dataclass(frozen=True)
+class CustomDomain:
+    """A regional API Gateway custom domain; point a CNAME or alias at the stack's
+    ``CustomDomainTarget`` output. The certificate must be in the stack's region."""
+
+    domain_name: str
+    certificate_arn: str
+
+
+# API Gateway's REST integration timeout (without a quota increase) and response streaming's cap.
+BUFFERED_INTEGRATION_LIMIT = Duration.seconds(29)
+STREAM_INTEGRATION_LIMIT = Duration.minutes(15)
+
+API_BUFFERED = FunctionOptions(memory_mb=256, timeout=BUFFERED_INTEGRATION_LIMIT)
+API_STREAM = FunctionOptions(memory_mb=256, timeout=STREAM_INTEGRATION_LIMIT)
+WORKER = FunctionOptions(memory_mb=512, timeout=Duration.seconds(QUEUE.worker_timeout_seconds))
+DEAD_LETTER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))

@@ -1,0 +1,163 @@
+"""`A2AServiceProps`: everything an `A2AService` can be told, each with its default."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sns as sns
+
+from a2a_core.bundling.bytecode import Bytecode
+from a2a_core.cdk import checks
+from a2a_core.cdk.options import (
+    API_BUFFERED,
+    API_STREAM,
+    DEAD_LETTER,
+    DEFAULT_API_KEY_LIMITS,
+    WORKER,
+    ApiKeyLimits,
+    AuthMode,
+    ConfigurationError,
+    CustomDomain,
+    EdgeOptions,
+    FrontDoor,
+    FunctionOptions,
+    JwtIssuer,
+    StreamingMode,
+)
+from a2a_core.project import Project
+
+# Python 3.13 runs on Amazon Linux 2023 as long as 3.14 does (deprecated 2029-06-30), with the
+# wider choice of wheels for the agents' own dependencies.
+DEFAULT_RUNTIME = lambda_.Runtime.PYTHON_3_13
+MIN_PYTHON = (3, 11)  # the kit's own floor
+DEFAULT_API_KEY = "default"
+
+
+@dataclass(frozen=True, kw_only=True)
+class A2AServiceProps:
+    """What an `A2AService` deploys, and how. Every prop has a default: with none, the agent the
+    project names (``[tool.a2a-serverless]``) is served behind a REST API with one API key.
+    Inconsistent or unsafe props raise `ConfigurationError` here, naming them."""
+
+    # --- The agent -----------------------------------------------------------------------------
+    project: Project | None = None
+    """The agent project (`a2a_core.project.load_project`); default: the nearest pyproject.toml
+    with a ``[tool.a2a-serverless]`` table, from the directory `cdk` runs the app in."""
+    environment: Mapping[str, str] | None = None
+    """More variables for every function; they override the card's (``A2A_NAME``, ...) from the
+    project, not the resources' (``A2A_TABLE_NAME``, ...)."""
+    service_name: str = "a2a-serverless"
+    """Powertools' service name in logs and metrics."""
+
+    # --- Who may call it -------------------------------------------------------------------------
+    auth: AuthMode = AuthMode.API_KEY
+    """``API_KEY``: a usage plan limits each key to ``api_key_limits``; ``JWT``: the issuer in
+    ``jwt``; ``IAM``: SigV4 from principals given ``grant_invoke``; ``NONE``: anyone, confirmed
+    with ``allow_unauthenticated=True``."""
+    allow_unauthenticated: bool = False
+    jwt: JwtIssuer | None = None
+    api_keys: Sequence[str] | None = None
+    """A key per name (default: one named ``default``; add more with ``add_api_key``)."""
+    api_key_limits: ApiKeyLimits | None = DEFAULT_API_KEY_LIMITS
+
+    # --- The front door ----------------------------------------------------------------------------
+    front_door: FrontDoor = FrontDoor.REST_API
+    """The REST API; the cheaper HTTP API (JWT, IAM or none; buffered; no WAF); or a Lambda
+    function URL (no charge per request; the app checks keys and JWTs; ``edge`` adds CloudFront)."""
+    streaming: StreamingMode | None = None
+    """Buffered Mangum, or response streaming through the Lambda Web Adapter; default: buffered
+    behind API Gateway, streaming behind a function URL."""
+    edge: EdgeOptions | None = None
+    custom_domain: CustomDomain | None = None
+    web_acl_arn: str | None = None
+    """A regional WAF web ACL for the REST API."""
+    throttling_rate_limit: float = 50
+    throttling_burst_limit: int = 100
+
+    # --- The functions -----------------------------------------------------------------------------
+    runtime: lambda_.Runtime = DEFAULT_RUNTIME
+    """Python 3.11 or later; the bundles' wheels and bytecode are built for it."""
+    architecture: lambda_.Architecture = lambda_.Architecture.ARM_64
+    bytecode: Bytecode = Bytecode.AUTO
+    """Compile the bundles' bytecode with an interpreter of the runtime's version if this machine
+    has one (``AUTO``, else a synth warning), let uv download one (``DOWNLOAD``), or not (``OFF``)."""
+    api_function: FunctionOptions | None = None
+    worker_function: FunctionOptions = WORKER
+    """Its timeout also sets the queue's visibility timeout and the worker's lease."""
+    dead_letter_function: FunctionOptions = DEAD_LETTER
+    worker_batch_size: int = 10
+    worker_max_concurrency: int = 10
+    include_boto3: bool = False
+    """Bundle the pinned boto3 instead of using the Lambda runtime's."""
+    web_adapter_layer_arn: str | None = None
+    code: lambda_.Code | None = None
+    """One asset for every function instead of each function's own bundle (what it imports)."""
+
+    # --- Data and operations -----------------------------------------------------------------------
+    retention_days: int = 30
+    """How long tasks are kept."""
+    log_retention: logs.RetentionDays = logs.RetentionDays.ONE_MONTH
+    alarm_topic: sns.ITopic | None = None
+    """Receives every alarm."""
+
+    def __post_init__(self) -> None:
+        checks.check_auth(
+            self.auth, self.allow_unauthenticated, self.jwt, self.key_names, self.api_key_limits
+        )
+        checks.check_front_door(
+            self.front_door,
+            self.auth,
+            self.streaming_mode,
+            self.web_acl_arn,
+            edge=self.edge,
+            custom_domain=self.custom_domain,
+            api_keys=self.key_names,
+        )
+        checks.check_limits(
+            self.streaming_mode,
+            self.api_options,
+            self.worker_batch_size,
+            self.worker_max_concurrency,
+            self.retention_days,
+        )
+        if self.runtime.family != lambda_.RuntimeFamily.PYTHON or _version(self.runtime) < MIN_PYTHON:
+            raise ConfigurationError(f"runtime must be Python 3.11 or later, got {self.runtime.name}")
+
+    @property
+    def key_names(self) -> tuple[str, ...]:
+        """The API keys created with the service."""
+        if self.api_keys is not None:
+            return tuple(self.api_keys)
+        default = self.auth is AuthMode.API_KEY and self.front_door is FrontDoor.REST_API
+        return (DEFAULT_API_KEY,) if default else ()
+
+    @property
+    def streaming_mode(self) -> StreamingMode:
+        if self.streaming is not None:
+            return self.streaming
+        function_url = self.front_door is FrontDoor.FUNCTION_URL
+        return StreamingMode.RESPONSE_STREAM if function_url else StreamingMode.BUFFERED
+
+    @property
+    def api_options(self) -> FunctionOptions:
+        if self.api_function is not None:
+            return self.api_function
+        return API_STREAM if self.streaming_mode is StreamingMode.RESPONSE_STREAM else API_BUFFERED
+
+    @property
+    def python_version(self) -> str:
+        """The runtime's ``major.minor``: the wheels' ABI and the bytecode's."""
+        return self.runtime.name.removeprefix("python")
+
+
+def _version(runtime: lambda_.Runtime) -> tuple[int, ...]:
+    return tuple(int(part) for part in runtime.name.removeprefix("python").split(".") if part.isdigit())
+
+
+def latest_python() -> lambda_.Runtime:
+    """The newest Python runtime this aws-cdk-lib knows (what cdk-nag's L1 rule asks for)."""
+    pythons = [r for r in lambda_.Runtime.ALL if r.family == lambda_.RuntimeFamily.PYTHON]
+    return max(pythons, key=_version)
