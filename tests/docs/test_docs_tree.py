@@ -59,7 +59,7 @@ def test_the_layout_names_every_package_module_and_test_directory() -> None:
     packages = [p.name for p in SRC.iterdir() if (p / "__init__.py").exists()]
     modules = [p.stem for p in SRC.glob("*.py") if p.stem != "__init__"]
     core = [p.stem for p in (SRC / "core").glob("*.py") if p.stem != "__init__"]
-    functions = [p.name for p in (ROOT / "functions").iterdir() if (p / "handler.py").exists()]
+    functions = [p.name for p in (SRC / "functions").iterdir() if (p / "handler.py").exists()]
     tests = [p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))]
     missing = {name for name in [*packages, *modules, *core, *functions, *tests] if name not in named}
     assert missing == set()
