@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,6 +104,17 @@ def test_a_working_agent_passes_every_check_it_can_run(echo_url: str) -> None:
     assert found["JSONRPC 1.0 list"][0] == found["HTTP+JSON 1.0 list"][0] == "ok"
     assert found["JSONRPC 0.3 list"] == ("skipped", "ListTasks is A2A 1.0 only, not 0.3")
     assert found["card signature"][0] == "skipped"  # the memory backend has no signing key
+
+
+def test_a_key_set_given_for_an_unsigned_card_fails_the_signature(echo_url: str, tmp_path: Path) -> None:
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text('{"keys": []}', encoding="utf-8")
+    run = cli("check", echo_url, "--card-jwks", str(jwks), "--json")
+    assert run.code == 1
+    assert checks(json.loads(run.stdout))["card signature"] == (
+        "failed",
+        "--card-jwks was given, but the card carries no signature",
+    )
 
 
 def test_an_agent_that_fails_its_tasks_fails_the_check(failing_url: str) -> None:

@@ -36,7 +36,7 @@ from a2a_core.domain import (
 Status = Literal["ok", "failed", "skipped"]
 UNSUCCESSFUL = frozenset({TaskState.failed, TaskState.rejected})
 # What a check may meet that is the agent's answer, not a bug of the check.
-EXPECTED = (A2AError, A2AClientError, TimeoutError, ValueError)
+EXPECTED = (A2AError, A2AClientError, httpx.HTTPError, TimeoutError, ValueError)
 
 
 @dataclass(frozen=True)
@@ -120,8 +120,11 @@ class AgentCheck:
         return f"{card.name} {card.version}: {offered}"
 
     async def _signature(self, client: A2AClient) -> str:
-        card, document = await client.get_card(), client.card_document or {}
+        card, document = client.card, client.card_document or {}
+        assert card is not None  # read by the card check
         if not document.get("signatures"):
+            if self.options.card_jwks:
+                raise ValueError("--card-jwks was given, but the card carries no signature")
             raise Skip("the card is not signed (the kit signs it with its push notification key)")
         jwks = self.options.card_jwks or self._jwks_url()
         header = await verify(self.http, ReadCard(card, client.interfaces, document), jwks)
@@ -243,7 +246,8 @@ class AgentCheck:
                 f"the agent accepted the webhook for task {task.id} ({task.status.state.value}); only your "
                 f"receiver can tell whether it arrived (X-A2A-Notification-Token: {token})"
             )
-        jwks = (await self.http.get(self._jwks_url())).json()
+        published = await self.http.get(self._jwks_url())
+        jwks = published.raise_for_status().json()
         left = self.options.timeout - (asyncio.get_running_loop().time() - started) - 0.5
         return await receiver.verified(
             task.id, token, audience=webhook, issuer=self.card.url, jwks=jwks, within=max(left, 0.5)
