@@ -1,4 +1,5 @@
-# Two entry points (see README): `make dev` and `make test`. Both install what they need first.
+# Two entry points (see README): `make dev` and `make test`. Both install what they need first:
+# `make dev` only what the local server needs (Python packages, no Node), `make test` everything.
 PYTHON ?= python3
 TOOLS := .tools
 UV := $(TOOLS)/bin/uv
@@ -8,7 +9,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup browser dev test lint typecheck docs pytest bench clean clients-lock
+.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -16,6 +17,15 @@ $(UV):
 
 $(VENV)/.synced: pyproject.toml uv.lock | $(UV)
 	$(UV) sync --frozen --python $(PYTHON)
+	touch $@
+
+# What `a2a-serverless dev` imports: the kit with its `local` extra (uvicorn, moto, boto3, the
+# push and client parts) and `pydantic-ai` (an example agent), plus the `agent` group (your
+# agent's dependencies); no dev group, no Node, no client venvs. --inexact keeps what `make test`
+# installed, and `make test`'s exact sync adds the rest, so either may follow the other.
+$(VENV)/.synced-dev: pyproject.toml uv.lock | $(UV)
+	UV_COMPILE_BYTECODE=0 $(UV) sync --frozen --inexact --no-default-groups --group agent --extra local --extra pydantic-ai \
+		--python $(PYTHON)
 	touch $@
 
 # The pinned CDK CLI (aws-cdk 2.x) that synthesizes and deploys infra/, and @a2a-js/sdk.
@@ -42,7 +52,9 @@ clients-lock: | $(UV)
 
 setup: $(VENV)/.synced node_modules/.installed $(CLIENT_ENVS:%=.venv-clients/%/.synced)
 
-dev: setup
+setup-dev: $(VENV)/.synced-dev
+
+dev: setup-dev
 	$(VENV)/bin/a2a-serverless dev $(ARGS)
 
 lint: setup

@@ -66,6 +66,11 @@ async def scripted(ctx: TaskContext) -> str | None:
     return await slow(ctx)
 
 
+async def failing(ctx: TaskContext) -> None:
+    """Fails every task, as an agent whose model provider is down would."""
+    await ctx.fail("The model provider is unreachable.")
+
+
 async def durable(ctx: TaskContext) -> str | None:
     """For the dev restart tests. ``hold=PATH``: the first run creates PATH, reports that it
     started, and then works for an hour (the test kills dev meanwhile); a run that finds PATH

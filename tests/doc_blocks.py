@@ -17,7 +17,7 @@ LANGUAGES = {"python": "python", "py": "python", "bash": "bash", "sh": "bash", "
 
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
 _MARKER = re.compile(r"^\s*<!--\s*(?P<kind>run|no-run)\s*(?::(?P<rest>.*?))?\s*-->\s*$")
-_FLAGS = {"extended", "servers"}
+_FLAGS = {"extended", "servers", "pytest"}
 _VALUES = {"expect", "agent", "auth", "url", "say"}
 
 
@@ -36,6 +36,7 @@ class RunOptions:
     urls: tuple[str, ...] = ()
     say: tuple[str, ...] = ()
     servers: bool = False
+    pytest: bool = False  # a python block that is a test module: pytest runs it
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,7 @@ def parse_options(text: str) -> RunOptions:
         urls=tuple(values["url"]),
         say=tuple(values["say"]),
         servers="servers" in flags,
+        pytest="pytest" in flags,
     )
 
 
@@ -141,6 +143,8 @@ def _block(
         return block, str(error)
     if options.servers and language != "bash":
         return block, "`servers` is for bash blocks"
+    if options.pytest and language != "python":
+        return block, "`pytest` is for python blocks"
     return Block(path, line, language, code, options=options), None
 
 

@@ -105,6 +105,12 @@ def run(block: Block, code: str, workdir: Path) -> Outcome:
         except ValueError as error:
             return Outcome(1, f"not JSON: {error}")
         return Outcome(0, "")
+    if block.language == "python" and block.options.pytest:
+        (workdir / "test_example.py").write_text(code, encoding="utf-8")
+        # As a user's project runs it: no configuration, warnings as errors as in this repository.
+        return _process(
+            [sys.executable, "-m", "pytest", "-q", "-W", "error", "-p", "no:cacheprovider"], workdir, env
+        )
     if block.language == "python":
         script = workdir / "example.py"
         script.write_text(code, encoding="utf-8")
@@ -172,25 +178,18 @@ def execute(source: str, filename: str) -> dict[str, Any]:
 
 
 async def converse(agent: Any, turns: Sequence[str]) -> str:
-    """Serve ``agent`` one task through the real engine and worker in memory, one turn per
-    text; returns the task's final state and status message."""
-    from a2a_core.domain import TaskState, TextPart
-    from support import CALLER, Stack, send_params, user_message
+    """Serve ``agent`` one task through the real engine and worker in memory (`a2a_core.testing`),
+    one turn per text; returns the task's final state and status message."""
+    from a2a_core.testing import TaskResult, run_agent
 
-    stack = Stack(agent)
-    task_id = context_id = None
-    for text in turns:
-        sent = await stack.engine.send_message(
-            send_params(user_message(text, task_id=task_id, context_id=context_id)), CALLER
-        )
-        await stack.drain()
-        task = await stack.ledger.load(sent.id)
-        task_id, context_id = task.id, task.context_id
-    message = task.status.message
-    words = " ".join(p.text for p in message.parts if isinstance(p, TextPart)) if message else ""
-    if task.status.state != TaskState.completed:
-        raise SystemExit(f"the agent's task ended {task.status.state.value}, not completed: {words}")
-    return f"{task.status.state.value}: {words}"
+    task: TaskResult | None = None
+    async with run_agent(agent) as harness:
+        for text in turns:
+            task = await (harness.send(text) if task is None else harness.reply(task, text))
+    assert task is not None
+    if task.state != "completed":
+        raise SystemExit(f"the agent's task ended {task.state.value}, not completed: {task.text}")
+    return f"{task.state.value}: {task.text}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

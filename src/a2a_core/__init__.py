@@ -1,1 +1,82 @@
-"""a2a-serverless: host any Python agent as a durable A2A server (1.0, 0.3 and 0.2.5) on AWS."""
+"""a2a-serverless: host any Python agent as a durable A2A server (1.0, 0.3 and 0.2.5) on AWS.
+
+The agent author's API, importable from here::
+
+    from a2a_core import TaskContext
+
+    async def agent(ctx: TaskContext) -> str:
+        return f"Echo: {ctx.text}"
+
+`a2a_core.testing` runs an agent through the real engine in a test. Names load on first use
+(PEP 562): ``import a2a_core`` costs a Lambda cold start nothing until a name is used.
+"""
+
+from a2a_core._lazy import TYPE_CHECKING, lazy_attributes
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from a2a_core.core.context_store import ContextConflictError as ContextConflictError
+    from a2a_core.core.errors import A2AError as A2AError
+    from a2a_core.core.errors import TaskCanceledError as TaskCanceledError
+    from a2a_core.core.executor import AgentExecutor as AgentExecutor
+    from a2a_core.core.executor import AgentFunction as AgentFunction
+    from a2a_core.core.executor import Content as Content
+    from a2a_core.core.executor import TaskContext as TaskContext
+    from a2a_core.core.hooks import FrameworkExecutor as FrameworkExecutor
+    from a2a_core.core.hooks import artifact as artifact
+    from a2a_core.domain import AgentSkill as AgentSkill
+    from a2a_core.domain import Artifact as Artifact
+    from a2a_core.domain import DataPart as DataPart
+    from a2a_core.domain import FilePart as FilePart
+    from a2a_core.domain import FileWithBytes as FileWithBytes
+    from a2a_core.domain import FileWithUri as FileWithUri
+    from a2a_core.domain import Message as Message
+    from a2a_core.domain import Part as Part
+    from a2a_core.domain import Role as Role
+    from a2a_core.domain import Task as Task
+    from a2a_core.domain import TaskState as TaskState
+    from a2a_core.domain import TaskStatus as TaskStatus
+    from a2a_core.domain import TextPart as TextPart
+    from a2a_core.settings import Settings as Settings
+
+_MODULES: dict[str, str] = {
+    # Writing an agent.
+    "TaskContext": "a2a_core.core.executor",
+    "AgentExecutor": "a2a_core.core.executor",
+    "AgentFunction": "a2a_core.core.executor",
+    "Content": "a2a_core.core.executor",
+    "FrameworkExecutor": "a2a_core.core.hooks",
+    "artifact": "a2a_core.core.hooks",
+    # What it reads and emits.
+    "Message": "a2a_core.domain",
+    "Role": "a2a_core.domain",
+    "Part": "a2a_core.domain",
+    "TextPart": "a2a_core.domain",
+    "DataPart": "a2a_core.domain",
+    "FilePart": "a2a_core.domain",
+    "FileWithBytes": "a2a_core.domain",
+    "FileWithUri": "a2a_core.domain",
+    "Artifact": "a2a_core.domain",
+    "Task": "a2a_core.domain",
+    "TaskState": "a2a_core.domain",
+    "TaskStatus": "a2a_core.domain",
+    "AgentSkill": "a2a_core.domain",
+    # What it may catch.
+    "TaskCanceledError": "a2a_core.core.errors",
+    "ContextConflictError": "a2a_core.core.context_store",
+    "A2AError": "a2a_core.core.errors",
+    # Its server's configuration (the A2A_* variables).
+    "Settings": "a2a_core.settings",
+}
+__all__ = sorted([*_MODULES, "__version__"])
+
+_lazy = lazy_attributes(__name__, _MODULES)
+
+
+def __getattr__(name: str) -> "Any":
+    if name == "__version__":
+        from importlib.metadata import version  # not at import: it costs a cold start ~10 ms
+
+        return version("a2a-serverless")
+    return _lazy(name)

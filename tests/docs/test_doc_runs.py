@@ -43,6 +43,13 @@ def test_an_agent_example_is_served_each_turn_on_one_task(tmp_path: Path) -> Non
     assert _outcome_problems(tmp_path, "python", code, say=("a",)) == ["exited with 1"]  # input-required
 
 
+def test_a_pytest_example_runs_its_tests_and_fails_with_them(tmp_path: Path) -> None:
+    passing = "def test_one():\n    assert 1 + 1 == 2\n"
+    assert _outcome_problems(tmp_path, "python", passing, pytest=True, expect=("1 passed",)) == []
+    failing = "def test_one():\n    assert 1 + 1 == 3\n"
+    assert _outcome_problems(tmp_path, "python", failing, pytest=True) == ["exited with 1"]
+
+
 def test_a_shell_example_that_does_not_print_what_it_should_fails(tmp_path: Path) -> None:
     problems = _outcome_problems(tmp_path, "bash", "echo 'Echo: hell'\n", expect=("Echo: hello",))
     assert problems == ["did not print 'Echo: hello'"]
@@ -92,6 +99,13 @@ def test_a_marker_the_runner_cannot_honour_is_a_problem(tmp_path: Path, marker: 
     assert len(blocks) == 1
     assert len(problems) == 1
     assert problems[0].startswith(f"{page}:4: {problem}")
+
+
+def test_pytest_is_for_python_blocks(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("<!-- run: pytest -->\n```bash\npytest\n```\n", encoding="utf-8")
+    _, problems = collect(page)
+    assert problems == [f"{page}:2: `pytest` is for python blocks"]
 
 
 def test_a_marker_away_from_its_block_is_a_problem(tmp_path: Path) -> None:

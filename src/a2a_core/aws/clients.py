@@ -119,3 +119,17 @@ def _session(region: str, read_timeout: float) -> dict[str, Any]:
         read_timeout=read_timeout,
     )
     return {"session": session, "config": config}
+
+
+def missing_credentials() -> str | None:
+    """Why botocore's credential chain finds nothing (the environment, ``AWS_PROFILE`` and the
+    config files, SSO, a container or instance role), or None when it finds credentials. Calls
+    no AWS API, so credentials that are found may still be expired or refused."""
+    import botocore.session
+    from botocore.exceptions import BotoCoreError
+
+    try:
+        found = botocore.session.Session().get_credentials()
+    except BotoCoreError as error:  # e.g. AWS_PROFILE names a profile the config files lack
+        return str(error)
+    return None if found is not None else "Unable to locate credentials"

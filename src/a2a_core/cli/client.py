@@ -1,4 +1,4 @@
-"""``a2a-serverless send | card | get | tasks``: talk to any A2A agent from a terminal or a script.
+"""``a2a-serverless send | card | get | tasks | cancel``: talk to any A2A agent from a terminal or a script.
 
 The agent's card decides the protocol: A2A 1.0 over JSON-RPC when it offers it, else HTTP+JSON
 1.0, else JSON-RPC 0.3 or 0.2.5; ``--binding`` and ``--protocol`` narrow the choice (to debug one
@@ -19,7 +19,7 @@ import sys
 from typing import Any, TextIO
 
 # Parsing only: httpx and the protocol types load when a command runs, not for `dev`.
-COMMANDS = ("send", "card", "get", "tasks")
+COMMANDS = ("send", "card", "get", "tasks", "cancel")
 STATES = (
     "submitted",
     "working",
@@ -70,18 +70,11 @@ def add_parsers(commands: Any) -> None:
     )
     tasks.add_argument("--page-token", metavar="TOKEN", help="the page after the one that printed this token")
     tasks.add_argument("--history", type=int, metavar="N", help="the last N messages of each task's history")
-    for parser in (send, card, get, tasks):
-        parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
-        parser.add_argument(
-            "-H",
-            "--header",
-            action="append",
-            default=[],
-            type=_header,
-            metavar="'NAME: VALUE'",
-            help="an HTTP header for every request (e.g. Authorization); repeatable",
-        )
-        parser.add_argument("--timeout", type=float, default=60.0, help="HTTP timeout, seconds (default: 60)")
+    cancel = commands.add_parser("cancel", help="cancel a task (the agent stops at its next step)")
+    cancel.add_argument("url", help="the agent's base URL")
+    cancel.add_argument("task_id", help="the task id")
+    for parser in (send, card, get, tasks, cancel):
+        add_common_options(parser)
         parser.add_argument(
             "--binding",
             choices=["jsonrpc", "rest"],
@@ -92,11 +85,28 @@ def add_parsers(commands: Any) -> None:
             choices=["1.0", "0.3", "0.2.5"],
             help="use this A2A version only (default: the newest the card offers)",
         )
-        parser.add_argument(
-            "--card-jwks",
-            metavar="URL|FILE",
-            help="verify the card's signature with this JWKS (a URL, or a JSON file) before anything else",
-        )
+
+
+def add_common_options(
+    parser: argparse.ArgumentParser, *, timeout_help: str = "HTTP timeout, seconds"
+) -> None:
+    """The options of every command that talks to an agent: output, headers, timeout, card key."""
+    parser.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+    parser.add_argument(
+        "-H",
+        "--header",
+        action="append",
+        default=[],
+        type=_header,
+        metavar="'NAME: VALUE'",
+        help="an HTTP header for every request (e.g. Authorization); repeatable",
+    )
+    parser.add_argument("--timeout", type=float, default=60.0, help=f"{timeout_help} (default: 60)")
+    parser.add_argument(
+        "--card-jwks",
+        metavar="URL|FILE",
+        help="verify the card's signature with this JWKS (a URL, or a JSON file) before anything else",
+    )
 
 
 def _header(value: str) -> tuple[str, str]:
@@ -120,7 +130,7 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
 
     io = Io(stdout, stderr, json_mode=args.json)
     try:
-        jwks = _jwks(args.card_jwks)
+        jwks = load_jwks(args.card_jwks)
     except (OSError, ValueError) as error:
         io.note(f"a2a-serverless {args.command}: --card-jwks: {error}")
         return EXIT_USAGE
@@ -155,7 +165,7 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
         return 130
 
 
-def _jwks(value: str | None) -> str | dict[str, Any] | None:
+def load_jwks(value: str | None) -> str | dict[str, Any] | None:
     """A JWKS URL as it is; a file's JSON object."""
     if value is None or value.startswith(("http://", "https://")):
         return value

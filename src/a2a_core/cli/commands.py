@@ -1,4 +1,4 @@
-"""What ``a2a-serverless send``, ``card``, ``get`` and ``tasks`` do, once their arguments are parsed."""
+"""What ``a2a-serverless send``, ``card``, ``get``, ``tasks`` and ``cancel`` do, once parsed."""
 
 from __future__ import annotations
 
@@ -97,6 +97,20 @@ async def _tasks(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     return EXIT_OK
 
 
+async def _cancel(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
+    task = await client.cancel_task(args.task_id)
+    if io.json_mode:
+        io.json(to_wire(task))
+    else:
+        io.stdout.write(task_summary(task) + "\n")
+    if task.status.state != TaskState.canceled:  # an agent may stop later than it answers
+        io.note(
+            f"the agent took the cancel; the task is {task.status.state.value} for now "
+            f"(a2a-serverless get {args.url} {task.id} shows when it stops)"
+        )
+    return EXIT_OK
+
+
 async def _send(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     card = await client.get_card()
     streaming = bool(card.capabilities.streaming) and not args.no_stream
@@ -158,4 +172,5 @@ COMMANDS: dict[str, Callable[[A2AClient, argparse.Namespace, Io], Awaitable[int]
     "card": _card,
     "get": _get,
     "tasks": _tasks,
+    "cancel": _cancel,
 }

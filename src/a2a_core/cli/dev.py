@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from a2a_core.cli.errors import cannot_listen, require_aws_credentials
 from a2a_core.settings import Settings, SettingsError
 
 
@@ -69,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
         raise SettingsError(f"--state-dir and --fresh are for the local backend, not {backend}")
     state_dir = None if backend != "local" or args.fresh else args.state_dir or Path(DEFAULT_STATE_DIR)
     settings = Settings.from_env(agent=args.agent, backend=backend, auth_mode=args.auth)
-    sock = bind(args.host, args.port)
+    if backend == "aws":
+        require_aws_credentials()  # before serving, not on every request
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as error:
+        raise cannot_listen(args.host, args.port, error) from None
     try:
         host, port = sock.getsockname()[:2]
         doors = DevDoors.build((args.host, host), args.cors_origin)

@@ -65,12 +65,14 @@ def run(args: argparse.Namespace) -> int:
 def _store(args: argparse.Namespace) -> ApiKeyStore:
     from a2a_core.aws.clients import build_clients
     from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
+    from a2a_core.cli.errors import require_aws_credentials
 
     # An operator's shell names its region the AWS way; A2A_AWS_REGION still wins, as for the app.
     region = args.region or os.environ.get("A2A_AWS_REGION") or os.environ.get("AWS_REGION")
     settings = Settings.from_env(table_name=args.table, aws_region=region, aws_endpoint_url=args.endpoint_url)
     if not settings.table_name:
         raise SettingsError("name the task table: --table or A2A_TABLE_NAME (the stack's TableName output)")
+    require_aws_credentials()
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
     return DynamoDBApiKeyStore(clients.dynamodb, settings.table_name)
 

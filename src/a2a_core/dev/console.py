@@ -12,10 +12,14 @@ def bind(host: str, port: int) -> socket.socket:
     # IPPROTO_TCP explicitly: asyncio only turns Nagle off (TCP_NODELAY) on sockets created that
     # way, and without it every stream's first SSE event waited ~40 ms for a delayed ACK.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    # Listen now, so a client started the moment the URL is printed is queued, not refused.
-    sock.listen(2048)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        # Listen now, so a client started the moment the URL is printed is queued, not refused.
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from a2a_core.core.executor import TaskContext
+from a2a_core import TaskContext
 
 
 async def agent(ctx: TaskContext) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from a2a_core.core.executor import AgentExecutor, TaskContext
-from a2a_core.domain import Role
+from a2a_core import AgentExecutor, Role, TaskContext
 
 DRAFT = "Here is a first draft about {topic}: an opening, three key points, and a short summary."
 
