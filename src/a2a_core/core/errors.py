@@ -124,8 +124,7 @@ class VersionNotSupportedError(A2AError):
 
 
 # The errors the protocol defines, by code: the one table of their names, codes and default
-# messages. The wire models (`a2a_core.protocol.v0.rpc`) and the client's mapping of error objects to
-# exceptions are built from it.
+# messages. The client's mapping of error objects to exceptions is built from it.
 PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
     error.code: error
     for error in (

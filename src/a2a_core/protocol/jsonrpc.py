@@ -276,14 +276,6 @@ class RequestError(Exception):
         self.error = error
 
 
-def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:
-    """A 0.x success response (a domain model as its own camelCase JSON); tests and tools use it."""
-    head = b'{"jsonrpc":"2.0","id":' + json.dumps(request_id).encode() + b',"result":'
-    if result is None:
-        return head + b"null}"
-    return head + result.model_dump_json(by_alias=True, exclude_none=True).encode() + b"}"
-
-
 def error_body(request_id: RequestId, error: A2AError) -> bytes:
     """A 0.x error response: ``{code, message, data}`` with the error's own ``data``."""
     payload: dict[str, Any] = {"code": error.code, "message": error.message}
