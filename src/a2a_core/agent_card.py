@@ -23,10 +23,8 @@ from a2a_core.domain import (
     HTTPAuthSecurityScheme,
     to_wire,
 )
+from a2a_core.generations import JSONRPC, V0_2
 from a2a_core.settings import Settings
-
-CARD_0_2 = "0.2.5"
-JSONRPC = "JSONRPC"
 
 
 def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAuthSecurityScheme] | None:
@@ -86,7 +84,7 @@ class CardBuilder:
         s = self.settings
         security = security_scheme(s.auth_mode)
         return AgentCard(
-            protocol_version=CARD_0_2,
+            protocol_version=V0_2.card_version,
             preferred_transport=JSONRPC,
             name=s.name,
             description=s.description,

@@ -24,11 +24,12 @@ from a2a_core.client import operations as op
 from a2a_core.client.cards import ReadCard, read_card
 from a2a_core.client.discovery import get, verified
 from a2a_core.client.errors import A2AClientHTTPError, A2AClientUnsupportedError
-from a2a_core.client.interfaces import V0_2, Interface
+from a2a_core.client.interfaces import Interface
 from a2a_core.client.operations import Codec
 from a2a_core.client.transport import Transport
 from a2a_core.client.wire import http_error, json_body
 from a2a_core.domain import AgentCard
+from a2a_core.generations import V0_2
 
 LEGACY_PATH = "agent/authenticatedExtendedCard"
 
@@ -56,7 +57,7 @@ async def fetch_extended(
     A2AClientHTTPError for an answer that is no card, A2AClientCardError when ``jwks`` verifies
     none of its signatures.
     """
-    if interface.generation == V0_2:
+    if interface.generation is V0_2:
         url = httpx.URL(interface.url).join(LEGACY_PATH)
         response = await get(http, url, headers)
         read = _read(json_body(response), str(url), response)

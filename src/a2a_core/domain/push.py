@@ -4,12 +4,13 @@ from typing import Any, Self
 
 from pydantic import PrivateAttr
 
+from a2a_core import generations
 from a2a_core.domain._base import A2ABaseModel
 
 # The protocol generations a config can be created through (`PushNotificationConfig.protocol_version`):
 # its webhook gets the payload that generation's receivers parse.
-PUSH_V0 = "0.3"  # 0.2.5 and 0.3 clients (one codec serves both), and every config stored before 1.0
-PUSH_V1 = "1.0"
+PUSH_V0 = generations.V0_3.codec  # 0.2.5 and 0.3 clients (one codec), and every config stored before 1.0
+PUSH_V1 = generations.V1_0.codec
 
 
 class PushNotificationAuthenticationInfo(A2ABaseModel):

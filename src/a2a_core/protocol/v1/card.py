@@ -12,10 +12,6 @@ from pydantic import Field, StrictBool
 from a2a_core.protocol.v1._proto import ImplicitBool, ProtoModel, RequiredStr, Str, Struct
 from a2a_core.protocol.v1.security import SecurityRequirement, SecurityScheme
 
-JSONRPC = "JSONRPC"
-HTTP_JSON = "HTTP+JSON"
-GRPC = "GRPC"
-
 
 class AgentInterface(ProtoModel):
     url: RequiredStr

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import A2AError, InternalError, VersionNotSupportedError
 from a2a_core.core.streams import StreamItem
+from a2a_core.generations import UNNAMED, V1_0
 from a2a_core.protocol.jsonrpc import Method, guarded
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
 from a2a_core.protocol.v1.methods import encode_event
@@ -94,5 +95,5 @@ def _check_version(version: Version | VersionNotSupportedError) -> None:
         raise VersionNotSupportedError(
             "The HTTP+JSON binding here serves A2A 1.0: send the header A2A-Version: 1.0 "
             "(a request without it is A2A 0.3, which this agent serves over JSON-RPC at its base URL)",
-            data={"requestedVersion": "0.3", "supportedVersions": ["1.0"]},
+            data={"requestedVersion": UNNAMED.version, "supportedVersions": [V1_0.version]},
         )
