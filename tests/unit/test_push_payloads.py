@@ -20,7 +20,7 @@ from a2a_core.compose.push import push_payloads
 from a2a_core.domain import PushNotificationConfig, Task, TaskState, TaskStatus
 from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.protocol.v1 import codec
-from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.v1.wire.protojson import dump
 from a2a_core.push.payloads import PushPayloads, TaskPayload
 from push_harness import Harness
 from push_receiver import Receiver, closed_port, receiving

@@ -11,7 +11,7 @@ import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 import a2a_core.domain as a2a
-import a2a_core.protocol.v0.params as v0
+import a2a_core.protocol.v0.wire as v0
 from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
@@ -51,7 +51,7 @@ from a2a_core.domain import (
     stream_event_adapter,
     to_wire,
 )
-from a2a_core.protocol.v0.params import (
+from a2a_core.protocol.v0.wire import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams,

@@ -25,10 +25,6 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.domain import Message, Task
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, format_timestamp
 from a2a_core.protocol.v1.codec import (
     StreamEvent,
     event_from_v1,
@@ -38,6 +34,10 @@ from a2a_core.protocol.v1.codec import (
     task_from_v1,
 )
 from a2a_core.protocol.v1.push_codec import push_config_from_v1, push_config_to_v1
+from a2a_core.protocol.v1.wire import params as wq
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.protojson import dump, format_timestamp
 
 
 def _send(request: SendRequest) -> dict[str, Any]:

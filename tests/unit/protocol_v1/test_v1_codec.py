@@ -35,10 +35,10 @@ from a2a_core.domain import (
 )
 from a2a_core.domain.push import PUSH_V1
 from a2a_core.protocol.v1 import codec, push_codec
-from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, format_timestamp
+from a2a_core.protocol.v1.wire import parts as w
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.protojson import dump, format_timestamp
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -10,7 +10,6 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from a2a_core.core import errors as e
-from a2a_core.protocol.v1._proto import invalid_params
 from a2a_core.protocol.v1.errors import (
     A2A_DOMAIN,
     BAD_REQUEST_TYPE,
@@ -23,7 +22,8 @@ from a2a_core.protocol.v1.errors import (
     mapping_for,
     rest_error,
 )
-from a2a_core.protocol.v1.parts import Message
+from a2a_core.protocol.v1.wire.parts import Message
+from a2a_core.protocol.v1.wire.protojson import invalid_params
 from a2a_core.protocol.validation import invalid_params as jsonrpc_invalid_params
 
 SDK_ERRORS: dict[str, Any] = json.loads(

@@ -32,7 +32,6 @@ from a2a_core.domain import (
     TextPart,
 )
 from a2a_core.domain.push import PUSH_V1
-from a2a_core.protocol.v1._proto import dump
 from a2a_core.protocol.v1.request_codec import (
     OPERATIONS,
     STREAMING_OPERATIONS,
@@ -41,6 +40,7 @@ from a2a_core.protocol.v1.request_codec import (
     push_config_page_to_v1,
     task_page_to_v1,
 )
+from a2a_core.protocol.v1.wire.protojson import dump
 
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}], "taskId": "t1"}
 DOMAIN_MESSAGE = Message(message_id="m1", role=Role.user, parts=[TextPart(text="hi")], task_id="t1")

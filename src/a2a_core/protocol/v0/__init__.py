@@ -1,52 +1,23 @@
-"""A2A 0.2.5 and 0.3 over JSON-RPC: method params, method names, the method table (`methods`) and
-fasta2a's dialect of it (`fasta2a`). Their tasks, messages
-and parts are the domain model's own JSON (`a2a_core.domain`); what is only 0.x lives here.
-Submodules load on first use."""
+"""A2A 0.2.5 and 0.3 over JSON-RPC: what only 0.x has on the wire (`wire`: the method params and
+the task's push config pair), the method names (`method_names`), the method table (`methods`) and
+fasta2a's dialect of it (`fasta2a`). Their tasks, messages, parts and push configs are the domain
+model's own JSON (`a2a_core.domain`, shaped like 0.3 on purpose).
 
-from typing import TYPE_CHECKING
+The names below load with the package: every process that reaches 0.x loads them anyway.
+"""
 
-from a2a_core._lazy import lazy_attributes
-
-if TYPE_CHECKING:
-    from a2a_core.protocol.v0.method_names import (
-        MethodName as MethodName,
-    )
-    from a2a_core.protocol.v0.params import (
-        DeleteTaskPushNotificationConfigParams as DeleteTaskPushNotificationConfigParams,
-    )
-    from a2a_core.protocol.v0.params import (
-        GetTaskPushNotificationConfigParams as GetTaskPushNotificationConfigParams,
-    )
-    from a2a_core.protocol.v0.params import (
-        ListTaskPushNotificationConfigParams as ListTaskPushNotificationConfigParams,
-    )
-    from a2a_core.protocol.v0.params import (
-        MessageSendConfiguration as MessageSendConfiguration,
-    )
-    from a2a_core.protocol.v0.params import (
-        MessageSendParams as MessageSendParams,
-    )
-    from a2a_core.protocol.v0.params import (
-        TaskIdParams as TaskIdParams,
-    )
-    from a2a_core.protocol.v0.params import (
-        TaskPushNotificationConfig as TaskPushNotificationConfig,
-    )
-    from a2a_core.protocol.v0.params import (
-        TaskQueryParams as TaskQueryParams,
-    )
-
-_MODULES: dict[str, str] = {
-    "MethodName": "a2a_core.protocol.v0.method_names",
-    "DeleteTaskPushNotificationConfigParams": "a2a_core.protocol.v0.params",
-    "GetTaskPushNotificationConfigParams": "a2a_core.protocol.v0.params",
-    "ListTaskPushNotificationConfigParams": "a2a_core.protocol.v0.params",
-    "MessageSendConfiguration": "a2a_core.protocol.v0.params",
-    "MessageSendParams": "a2a_core.protocol.v0.params",
-    "TaskIdParams": "a2a_core.protocol.v0.params",
-    "TaskPushNotificationConfig": "a2a_core.protocol.v0.params",
-    "TaskQueryParams": "a2a_core.protocol.v0.params",
-}
-__all__ = sorted(_MODULES)
-
-__getattr__ = lazy_attributes(__name__, _MODULES)
+from a2a_core.protocol.v0.method_names import MethodName as MethodName
+from a2a_core.protocol.v0.wire import (
+    DeleteTaskPushNotificationConfigParams as DeleteTaskPushNotificationConfigParams,
+)
+from a2a_core.protocol.v0.wire import (
+    GetTaskPushNotificationConfigParams as GetTaskPushNotificationConfigParams,
+)
+from a2a_core.protocol.v0.wire import (
+    ListTaskPushNotificationConfigParams as ListTaskPushNotificationConfigParams,
+)
+from a2a_core.protocol.v0.wire import MessageSendConfiguration as MessageSendConfiguration
+from a2a_core.protocol.v0.wire import MessageSendParams as MessageSendParams
+from a2a_core.protocol.v0.wire import TaskIdParams as TaskIdParams
+from a2a_core.protocol.v0.wire import TaskPushNotificationConfig as TaskPushNotificationConfig
+from a2a_core.protocol.v0.wire import TaskQueryParams as TaskQueryParams

@@ -38,7 +38,7 @@ from a2a_core.protocol.jsonrpc import (
 )
 from a2a_core.protocol.v0 import fasta2a
 from a2a_core.protocol.v0.method_names import MethodName
-from a2a_core.protocol.v0.params import (
+from a2a_core.protocol.v0.wire import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams,

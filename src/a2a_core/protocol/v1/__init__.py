@@ -1,9 +1,6 @@
 """A2A 1.0 (spec 1.0.1): wire models, the codec to the domain model, errors, card, REST routes.
 
-The wire models follow ProtoJSON for ``lf.a2a.v1`` (``a2a-1.0.1.proto`` is normative):
-
-- ``_proto``: the base model and ProtoJSON scalars (int32, bytes, timestamps, enums, oneofs)
-- ``parts``, ``tasks``, ``push``, ``params``, ``security``, ``card``: the messages
+- ``wire``: the 1.0 wire models, ProtoJSON for ``lf.a2a.v1`` (``a2a-1.0.1.proto`` is normative)
 - ``codec``, ``push_codec``: domain <-> wire objects; ``request_codec``: wire requests ->
   `a2a_core.core.requests` and the neutral pages -> list responses
 - ``push_payload``: the body of a push notification to a config created through 1.0

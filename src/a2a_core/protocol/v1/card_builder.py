@@ -30,9 +30,9 @@ from a2a_core.domain import (
     to_wire,
 )
 from a2a_core.generations import JSONRPC, V0_3, V1_0
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import security as ws
-from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire import security as ws
+from a2a_core.protocol.v1.wire.protojson import dump
 
 if TYPE_CHECKING:
     from a2a_core.agent_card import CardBuilder

@@ -21,7 +21,6 @@ from a2a_core.core.errors import (
 from a2a_core.core.requests import PushConfigPage, TaskPage, TaskPushConfig
 from a2a_core.domain import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
-from a2a_core.protocol.v1._proto import dump_json
 from a2a_core.protocol.v1.codec import event_to_v1, send_response_to_v1, task_to_v1
 from a2a_core.protocol.v1.errors import jsonrpc_error_body
 from a2a_core.protocol.v1.push_codec import push_config_to_v1
@@ -32,6 +31,7 @@ from a2a_core.protocol.v1.request_codec import (
     push_config_page_to_v1,
     task_page_to_v1,
 )
+from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.protocol.versions import Version
 
 if TYPE_CHECKING:

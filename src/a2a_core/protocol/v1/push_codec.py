@@ -5,7 +5,7 @@ from __future__ import annotations
 from a2a_core.core.requests import TaskPushConfig
 from a2a_core.domain import PushNotificationAuthenticationInfo, PushNotificationConfig
 from a2a_core.domain.push import PUSH_V1
-from a2a_core.protocol.v1 import push as wp
+from a2a_core.protocol.v1.wire import push as wp
 
 
 def push_config_to_v1(config: TaskPushConfig, *, tenant: str | None = None) -> wp.TaskPushNotificationConfig:

@@ -10,8 +10,8 @@ reassembling deltas, which ``statusUpdate``/``artifactUpdate`` would ask of it.
 from __future__ import annotations
 
 from a2a_core.domain import Task
-from a2a_core.protocol.v1._proto import dump_json
 from a2a_core.protocol.v1.codec import event_to_v1
+from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.push.payloads import PushPayload
 
 

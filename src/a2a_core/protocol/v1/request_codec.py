@@ -26,11 +26,11 @@ from a2a_core.core.requests import (
     TaskQuery,
     TaskRef,
 )
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1._proto import ProtoModel, invalid_params
 from a2a_core.protocol.v1.codec import message_from_v1, state_from_v1, task_to_v1
 from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
+from a2a_core.protocol.v1.wire import params as wq
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire.protojson import ProtoModel, invalid_params
 
 NeutralRequest = (
     SendRequest
