@@ -20,7 +20,6 @@ from typing import Any
 
 import httpx
 
-from a2a_core.client import operations as op
 from a2a_core.client.cards import ReadCard, read_card
 from a2a_core.client.discovery import get, verified
 from a2a_core.client.errors import A2AClientHTTPError, A2AClientUnsupportedError
@@ -30,6 +29,7 @@ from a2a_core.client.transport import Transport
 from a2a_core.client.wire import http_error, json_body
 from a2a_core.domain import AgentCard
 from a2a_core.generations import V0_2
+from a2a_core.protocol.v1 import operations as v1
 
 LEGACY_PATH = "agent/authenticatedExtendedCard"
 
@@ -63,7 +63,7 @@ async def fetch_extended(
         read = _read(json_body(response), str(url), response)
     else:
         codec, transport = await connect()
-        document = await transport.call(codec[op.EXTENDED_CARD], None)
+        document = await transport.call(codec[v1.GET_EXTENDED_CARD.name], None)
         read = _read(document, interface.url, None)  # a result: the answer was a 200
     return await verified(http, read, jwks)
 

@@ -28,20 +28,20 @@ if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
 
-# 1.0 operations (JSON-RPC method names), for the hint a 0.x request calling one gets.
-V1_OPERATIONS = (
-    "SendMessage",
-    "SendStreamingMessage",
-    "GetTask",
-    "ListTasks",
-    "CancelTask",
-    "SubscribeToTask",
-    "CreateTaskPushNotificationConfig",
-    "GetTaskPushNotificationConfig",
-    "ListTaskPushNotificationConfigs",
-    "DeleteTaskPushNotificationConfig",
-    "GetExtendedAgentCard",
-)
+_V0_METHODS = frozenset(MethodName)
+
+
+def _v0_hint(name: str) -> str | None:
+    if name not in _V0_METHODS:
+        return None
+    return f"{name} is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
+
+
+def _v1_hint(name: str) -> str | None:
+    # Read on an unknown 0.x method only, so a 0.x request still loads nothing of 1.0.
+    from a2a_core.protocol.v1.operations import OPERATIONS
+
+    return f"{name} is an A2A 1.0 method: send the header A2A-Version: 1.0" if name in OPERATIONS else None
 
 
 @dataclass(frozen=True)
@@ -92,11 +92,9 @@ def build_protocols(
     def v1() -> Binding:
         from a2a_core.protocol.v1.methods import v1_binding
 
-        hint = "{} is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
-        return v1_binding(v1_methods(), {name: hint.format(name) for name in MethodName})
+        return v1_binding(v1_methods(), _v0_hint)
 
     def v0() -> Binding:
-        hint = "{} is an A2A 1.0 method: send the header A2A-Version: 1.0"
         methods = v0_methods(
             engine,
             streams=streams,
@@ -105,7 +103,7 @@ def build_protocols(
             fasta2a_compat=settings.fasta2a_compat,
             tenant=settings.tenant,
         )
-        return v0_binding(methods, {name: hint.format(name) for name in V1_OPERATIONS})
+        return v0_binding(methods, _v1_hint)
 
     @functools.cache
     def rest() -> RestBinding:

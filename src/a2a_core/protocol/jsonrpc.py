@@ -89,8 +89,8 @@ class Binding:
     error_body: Callable[[RequestId, A2AError], bytes]
     # A stream item's result (a Task or an update event of the domain model) as the JSON-RPC result.
     encode_event: Callable[[BaseModel], bytes]
-    # Every other generation's method names, with the A2A-Version header that reaches them.
-    foreign: Mapping[str, str] = field(default_factory=dict)
+    # For another generation's method name: how to reach it (the A2A-Version to send); else None.
+    foreign: Callable[[str], str | None] = field(default=lambda name: None)
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class Dispatcher:
     def _call(self, binding: Binding, envelope: Envelope) -> Call:
         method = binding.methods.get(envelope.method)
         if method is None:
-            hint = binding.foreign.get(envelope.method)
+            hint = binding.foreign(envelope.method)
             if hint is not None:
                 raise RequestError(envelope.id, VersionNotSupportedError(hint))
             raise RequestError(envelope.id, MethodNotFoundError(f"Method {envelope.method!r} not found"))

@@ -32,14 +32,9 @@ from a2a_core.domain import (
     TextPart,
 )
 from a2a_core.domain.push import PUSH_V1
-from a2a_core.protocol.v1.request_codec import (
-    OPERATIONS,
-    STREAMING_OPERATIONS,
-    check_tenant,
-    decode_params,
-    push_config_page_to_v1,
-    task_page_to_v1,
-)
+from a2a_core.protocol.v1.operations import OPERATIONS, decode_params
+from a2a_core.protocol.v1.request_codec import check_tenant
+from a2a_core.protocol.v1.result_codec import push_config_page_to_v1, task_page_to_v1
 from a2a_core.protocol.v1.wire.protojson import dump
 
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}], "taskId": "t1"}
@@ -60,7 +55,10 @@ def test_every_1_0_operation_is_in_the_table() -> None:
         "DeleteTaskPushNotificationConfig",
         "GetExtendedAgentCard",
     }
-    assert set(STREAMING_OPERATIONS) == {"SendStreamingMessage", "SubscribeToTask"}
+    assert {name for name, op in OPERATIONS.items() if op.streaming} == {
+        "SendStreamingMessage",
+        "SubscribeToTask",
+    }
 
 
 def test_send_message_decodes_every_field() -> None:

@@ -200,7 +200,7 @@ def _extended_card(card: Callable[[Caller], Awaitable[bytes]] | None) -> Callabl
     return handler
 
 
-def v0_binding(methods: dict[str, Method], foreign: dict[str, str]) -> Binding:
+def v0_binding(methods: dict[str, Method], foreign: Callable[[str], str | None]) -> Binding:
     return Binding(Version.V0_3, methods, error_body=_error_body, encode_event=encode_model, foreign=foreign)
 
 

@@ -16,8 +16,8 @@ from a2a_core.core.streams import StreamItem
 from a2a_core.generations import UNNAMED, V1_0
 from a2a_core.protocol.jsonrpc import Method, guarded
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
-from a2a_core.protocol.v1.methods import encode_event
 from a2a_core.protocol.v1.rest_routes import parse_body, resolve
+from a2a_core.protocol.v1.result_codec import event_json
 from a2a_core.protocol.versions import Version
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ class RestStream:
         if item.error is not None:
             return json.dumps(rest_error(item.error)[1]).encode()
         assert item.result is not None
-        return encode_event(item.result)
+        return event_json(item.result)
 
     def event(self, item: StreamItem) -> str | None:
         return "error" if item.error is not None else None
