@@ -50,4 +50,4 @@ def test_the_cards_say_what_the_registry_says() -> None:
 
 
 def test_a_push_config_made_without_a_generation_is_0_3s() -> None:
-    assert PushNotificationConfig(url=URL).protocol_version == V0_3.codec
+    assert PushNotificationConfig(url=URL).generation == V0_3.version

@@ -16,7 +16,7 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.domain import PushNotificationConfig, TaskState
-from a2a_core.domain.push import PUSH_V1
+from a2a_core.generations import V1_0
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
 from a2a_core.protocol.v1.operations import OPERATIONS, decode_params
 from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
@@ -120,7 +120,9 @@ def test_post_binds_the_body_and_the_path() -> None:
     assert call.params == {"url": "https://hooks.example.com/x", "id": "c1", "tenant": "acme", "taskId": "t1"}
     assert decode_params(call.operation, call.params) == TaskPushConfig(
         "t1",
-        PushNotificationConfig(url="https://hooks.example.com/x", id="c1").created_through(PUSH_V1),
+        PushNotificationConfig(url="https://hooks.example.com/x", id="c1").model_copy(
+            update={"generation": V1_0.version}
+        ),
         tenant="acme",
     )
 
