@@ -22,6 +22,8 @@ from dataclasses import dataclass
 # The bindings, as cards name them in their interfaces.
 JSONRPC = "JSONRPC"
 HTTP_JSON = "HTTP+JSON"
+# The HTTP+JSON binding's media type (spec 14.1); its clients also accept it as JSON.
+A2A_JSON = "application/a2a+json"
 
 
 @dataclass(frozen=True)

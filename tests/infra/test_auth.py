@@ -21,13 +21,13 @@ from infra.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
 from infra.service import A2AService
 from infra.testing import logical_id, properties, routes
 
-from a2a_core.agent_card import security_scheme
 from a2a_core.auth import api_key, bearer, build_authenticator
 from a2a_core.auth import iam as iam_auth
 from a2a_core.auth.api_key import ApiKeyAuthenticator
 from a2a_core.auth.base import NoAuthenticator
 from a2a_core.auth.bearer import BearerAuthenticator
 from a2a_core.auth.iam import IamAuthenticator
+from a2a_core.protocol.card import security_scheme
 from a2a_core.settings import Settings
 from infra import app as infra_app
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from a2a_core import generations
-from a2a_core.agent_card import CardBuilder
 from a2a_core.client.interfaces import SPOKEN, Interface, checked_version, choose
 from a2a_core.domain import PushNotificationConfig
 from a2a_core.generations import GENERATIONS, V0_2, V0_3, V1_0, Generation
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import supported_interfaces
 from a2a_core.protocol.versions import SUPPORTED, Version, parse_version
 from a2a_core.settings import Settings

@@ -12,10 +12,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.jsonrpc import Binding, Dispatcher, Method
+from a2a_core.protocol.v0 import card as v0_card
 from a2a_core.protocol.v0.method_names import MethodName
 from a2a_core.protocol.v0.methods import v0_binding, v0_methods
 from a2a_core.protocol.versions import Version
@@ -47,17 +48,19 @@ def _v1_hint(name: str) -> str | None:
 @dataclass(frozen=True)
 class Protocols:
     dispatcher: Dispatcher
+    # The 0.2.5 card documents (`/.well-known/agent.json`, the extended card's GET).
+    cards_v0: v0_card.CardDocuments
     _rest: Callable[[], RestBinding]
-    _cards: Callable[[], CardDocuments]
+    _cards_v1: Callable[[], CardDocuments]
 
     @property
     def rest(self) -> RestBinding:
         return self._rest()
 
     @property
-    def cards(self) -> CardDocuments:
+    def cards_v1(self) -> CardDocuments:
         """The 1.0 card documents (public and extended), signed when push signing is on."""
-        return self._cards()
+        return self._cards_v1()
 
 
 def build_protocols(
@@ -111,4 +114,5 @@ def build_protocols(
 
         return RestBinding(v1_methods())
 
-    return Protocols(Dispatcher({Version.V0_3: v0, Version.V1_0: v1}), rest, documents)
+    dispatcher = Dispatcher({Version.V0_3: v0, Version.V1_0: v1})
+    return Protocols(dispatcher, v0_card.CardDocuments(cards), rest, documents)

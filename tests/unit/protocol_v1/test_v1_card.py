@@ -11,7 +11,6 @@ import pytest
 from a2a.compat.v0_3.types import AgentCard as Sdk03AgentCard
 from a2a.compat.v0_3.types import HTTPAuthSecurityScheme as Sdk03HttpScheme
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
@@ -24,6 +23,7 @@ from a2a_core.domain import (
     OAuthFlows,
     OpenIdConnectSecurityScheme,
 )
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import (
     CardDocuments,
     card_document,

@@ -35,7 +35,7 @@ from a2a_core.protocol.v1.wire import security as ws
 from a2a_core.protocol.v1.wire.protojson import dump
 
 if TYPE_CHECKING:
-    from a2a_core.agent_card import CardBuilder
+    from a2a_core.protocol.card import CardBuilder
     from a2a_core.push.signing import Signer
 
 

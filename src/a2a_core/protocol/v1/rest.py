@@ -22,9 +22,6 @@ from a2a_core.protocol.versions import Version
 
 logger = logging.getLogger(__name__)
 
-# The binding's media type (spec 14.1); clients also accept it as JSON.
-A2A_JSON = "application/a2a+json"
-
 
 @dataclass(frozen=True)
 class RestResponse:
