@@ -177,8 +177,7 @@ def _not_allowed(routes: list[Route]) -> list[Route]:
 
     def refuse(allow: str) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
-            message = f"{request.method} is not allowed on {request.url.path}; use {allow}"
-            return refusal(request.scope, 405, message, {"Allow": allow})
+            raise HTTPException(405, headers={"Allow": allow})
 
         return endpoint
 
@@ -262,8 +261,13 @@ def _docs_html() -> bytes:
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (a method no route of the path takes, a target no route matches),
+    written as every other refusal at the door is."""
     assert isinstance(exc, HTTPException)
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    allow = (exc.headers or {}).get("Allow")
+    path = request.url.path
+    message = f"{request.method} is not allowed on {path}; use {allow}" if allow else f"{exc.detail}: {path}"
+    return refusal(request.scope, exc.status_code, message, exc.headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

@@ -3,8 +3,9 @@ us at, `public_url`; its binding, `binding_of`; its generation, `version_of`), a
 refusal made there is written (`refusal`).
 
 A request is refused at the door for who sent it (auth: 401, 403, 429), or, by ``a2a-serverless
-dev``, for where it came from (Host 421, Origin 403) or what it declares (content type 415); an
-app path asked with the wrong HTTP method is refused too (405). Every such refusal is written by
+dev``, for where it came from (Host 421, Origin 403) or what it declares (content type 415); a
+path asked with an HTTP method no route of it takes (405), or a target no route matches (404), is
+refused too. Every such refusal is written by
 `refusal` as the request's generation and binding write their errors, with the refusal's HTTP
 status and headers (``WWW-Authenticate``, ``Retry-After``, ``Allow``):
 
@@ -51,6 +52,7 @@ APP_PATHS = frozenset(
 GRPC_STATUS = {
     401: "UNAUTHENTICATED",
     403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
     405: "UNIMPLEMENTED",
     415: "INVALID_ARGUMENT",
     421: "PERMISSION_DENIED",

@@ -196,3 +196,16 @@ async def test_another_method_on_the_json_rpc_path_is_405_in_the_requests_shape(
         response = await client.put(shape.path, content=json.dumps(shape.body), headers=shape.headers)
     assert "use GET, POST" in refused(response, shape, 405, "UNIMPLEMENTED")
     assert response.headers["allow"] == "GET, POST"
+
+
+@pytest.mark.parametrize("method", ["OPTIONS", "HEAD", "TRACE"])
+async def test_a_method_no_route_takes_on_an_http_json_path_is_a_405_status(method: str) -> None:
+    stack = Stack(echo)
+    transport = httpx.ASGITransport(app=create_app(stack.service))
+    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
+        response = await client.request(method, "/tasks", headers={"A2A-Version": "1.0"})
+    assert response.status_code == 405
+    assert response.headers["content-type"] == "application/a2a+json"
+    if method != "HEAD":
+        assert response.json()["error"]["status"] == "UNIMPLEMENTED"
+    assert "GET" in response.headers["allow"]
