@@ -11,7 +11,6 @@ import ast
 import sys
 from collections.abc import Callable
 from importlib import import_module
-from importlib.abc import InspectLoader
 from importlib.util import find_spec
 from typing import Any
 
@@ -45,7 +44,8 @@ def lazy_attributes(package: str) -> tuple[Callable[[str], Any], Callable[[], li
 def type_checking_imports(package: str) -> dict[str, str]:
     """Name -> module, for each ``from module import name`` in the package's ``if TYPE_CHECKING:``."""
     spec = find_spec(package)
-    source = spec.loader.get_source(package) if spec and isinstance(spec.loader, InspectLoader) else None
+    get_source = getattr(spec.loader, "get_source", None) if spec else None  # an InspectLoader's
+    source = get_source(package) if get_source else None
     if source is None:
         raise ImportError(f"{package} has no source to read its lazy names from", name=package)
     homes: dict[str, str] = {}
