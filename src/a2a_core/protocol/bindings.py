@@ -1,5 +1,6 @@
 """Every protocol generation's surface over one engine: the JSON-RPC dispatcher (0.2.5 / 0.3 and
-1.0 on the same path, chosen by ``A2A-Version``), the 1.0 HTTP+JSON binding, and the 1.0 card.
+1.0 on the same path, chosen by ``A2A-Version``), the 1.0 HTTP+JSON binding, and each
+generation's card documents.
 
 The 1.0 modules are imported on the first 1.0 request, not at start-up: a 0.x request (and a
 Lambda cold start serving one) pays nothing for them.
