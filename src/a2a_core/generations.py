@@ -17,7 +17,7 @@ It imports nothing of the kit, so the domain model can name generations too.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # The bindings, as cards name them in their interfaces.
 JSONRPC = "JSONRPC"
@@ -26,8 +26,7 @@ HTTP_JSON = "HTTP+JSON"
 A2A_JSON = "application/a2a+json"
 
 
-@dataclass(frozen=True)
-class Generation:
+class Generation(NamedTuple):  # a named tuple: it is defined at every cold start, and cheaply
     """``version``: how ``A2A-Version``, a card's interface and a caller name it (``"1.0"``);
     ``card_version``: its card's ``protocolVersion``; ``codec``: the version whose codec serves it."""
 
