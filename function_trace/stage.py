@@ -227,8 +227,8 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         from a2a_core.core.ledger import TaskLedger
         from a2a_core.core.worker import Worker
         from a2a_core.domain import PushNotificationConfig
-        from a2a_core.domain.push import PUSH_V1
         from a2a_core.examples.echo import agent
+        from a2a_core.generations import V1_0
         from a2a_core.settings import Settings
 
         settings = Settings.from_env(self.env(Variant("push")))
@@ -241,7 +241,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         store = build_push_store(settings, self.aws.clients)
         asyncio.run(store.put(operation.task_id, config.model_copy(update={"id": "v0"})))
         asyncio.run(
-            store.put(operation.task_id, config.model_copy(update={"id": "v1"}).created_through(PUSH_V1))
+            store.put(operation.task_id, config.model_copy(update={"id": "v1", "generation": V1_0.version}))
         )
         asyncio.run(worker.handle(operation, deadline=time.monotonic() + 60))
         return operation.task_id

@@ -40,38 +40,7 @@ if TYPE_CHECKING:
     from a2a_core.domain import TextPart as TextPart
     from a2a_core.settings import Settings as Settings
 
-_MODULES: dict[str, str] = {
-    # Writing an agent.
-    "TaskContext": "a2a_core.core.executor",
-    "AgentExecutor": "a2a_core.core.executor",
-    "AgentFunction": "a2a_core.core.executor",
-    "Content": "a2a_core.core.executor",
-    "FrameworkExecutor": "a2a_core.core.hooks",
-    "artifact": "a2a_core.core.hooks",
-    # What it reads and emits.
-    "Message": "a2a_core.domain",
-    "Role": "a2a_core.domain",
-    "Part": "a2a_core.domain",
-    "TextPart": "a2a_core.domain",
-    "DataPart": "a2a_core.domain",
-    "FilePart": "a2a_core.domain",
-    "FileWithBytes": "a2a_core.domain",
-    "FileWithUri": "a2a_core.domain",
-    "Artifact": "a2a_core.domain",
-    "Task": "a2a_core.domain",
-    "TaskState": "a2a_core.domain",
-    "TaskStatus": "a2a_core.domain",
-    "AgentSkill": "a2a_core.domain",
-    # What it may catch.
-    "TaskCanceledError": "a2a_core.core.errors",
-    "ContextConflictError": "a2a_core.core.context_store",
-    "A2AError": "a2a_core.core.errors",
-    # Its server's configuration (the A2A_* variables).
-    "Settings": "a2a_core.settings",
-}
-__all__ = sorted([*_MODULES, "__version__"])
-
-_lazy = lazy_attributes(__name__, _MODULES)
+_lazy, _names = lazy_attributes(__name__)
 
 
 def __getattr__(name: str) -> "Any":
@@ -80,3 +49,7 @@ def __getattr__(name: str) -> "Any":
 
         return version("a2a-serverless")
     return _lazy(name)
+
+
+def __dir__() -> list[str]:
+    return [*_names(), "__version__"]

@@ -25,16 +25,26 @@ from starlette.routing import Route
 from starlette.types import Scope
 
 from a2a_core import sse
-from a2a_core.agent_card import public_url
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
 from a2a_core.core.caller import Caller
-from a2a_core.core.errors import InvalidRequestError, VersionNotSupportedError
-from a2a_core.protocol.versions import Version, requested_version
+from a2a_core.core.errors import InvalidRequestError
+from a2a_core.edge import (
+    CARD_PATH,
+    DOCS_PATH,
+    EXTENDED_CARD_PATH,
+    HEALTH_PATH,
+    JSON,
+    JSONRPC_PATH,
+    JWKS_PATH,
+    LEGACY_CARD_PATH,
+    public_url,
+    refusal,
+    version_of,
+)
+from a2a_core.generations import A2A_JSON
 from a2a_core.server import AgentServer
 
 logger = logging.getLogger(__name__)
-JSON = "application/json"
-EXTENDED_CARD_PATH = "/agent/authenticatedExtendedCard"
 
 
 class _BodyTooLargeError(Exception):
@@ -62,8 +72,8 @@ def create_app(
         try:  # before the body is read: an unauthenticated caller never reaches the dispatcher
             principal = await authenticator.authenticate(request.scope, request.headers)
         except AuthError as denied:
-            return denied.response()
-        version = _version(request)
+            return _denied(request, denied)
+        version = version_of(request.scope)
         try:
             body = await _read_body(request, limit)
         except _BodyTooLargeError:
@@ -78,7 +88,7 @@ def create_app(
         try:
             principal = await authenticator.authenticate(request.scope, request.headers)
         except AuthError as denied:
-            return _rest_denied(denied)
+            return _denied(request, denied)
         from a2a_core.protocol.v1.rest import RestResponse, error_response
 
         try:
@@ -91,7 +101,7 @@ def create_app(
             request.query_params.multi_items(),
             body,
             _caller(request, principal.key),
-            _version(request),
+            version_of(request.scope),
         )
         if isinstance(answer, RestResponse):
             return _rest_response(answer)
@@ -111,19 +121,19 @@ def create_app(
 
     async def card(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(service.cards.card_json(url), media_type=JSON)
+        return Response(service.protocols.cards_v0.card_json(url), media_type=JSON)
 
     async def card_v1(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(await service.protocols.cards.card_json(url), media_type=JSON)
+        return Response(await service.protocols.cards_v1.card_json(url), media_type=JSON)
 
     async def extended_card(request: Request) -> Response:
         try:
             await authenticator.authenticate(request.scope, request.headers)
         except AuthError as denied:
-            return denied.response()
+            return _denied(request, denied)
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(service.cards.extended_card_json(url), media_type=JSON)
+        return Response(service.protocols.cards_v0.extended_card_json(url), media_type=JSON)
 
     async def index(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
@@ -135,12 +145,12 @@ def create_app(
         return JSONResponse({"status": "ok"})
 
     own = [
-        Route("/", jsonrpc, methods=["POST"]),
-        Route("/", index, methods=["GET"]),
-        Route("/.well-known/agent.json", card, methods=["GET"]),
-        Route("/.well-known/agent-card.json", card_v1, methods=["GET"]),
-        Route("/healthz", healthz, methods=["GET"]),
-        Route("/docs", _docs, methods=["GET"]),
+        Route(JSONRPC_PATH, jsonrpc, methods=["POST"]),
+        Route(JSONRPC_PATH, index, methods=["GET"]),
+        Route(LEGACY_CARD_PATH, card, methods=["GET"]),
+        Route(CARD_PATH, card_v1, methods=["GET"]),
+        Route(HEALTH_PATH, healthz, methods=["GET"]),
+        Route(DOCS_PATH, _docs, methods=["GET"]),
         *([Route(EXTENDED_CARD_PATH, extended_card, methods=["GET"])] if service.cards.extended else []),
         *_push_routes(service),
     ]
@@ -196,26 +206,11 @@ def _raw_path(scope: Scope) -> str:
     return quote(str(scope["path"]), safe=_PATH_SAFE)
 
 
-def _version(request: Request) -> Version | VersionNotSupportedError:
-    try:
-        return requested_version(request.headers.items(), request.query_params.multi_items())
-    except VersionNotSupportedError as error:
-        return error
-
-
-# google.rpc.Status for refusals made before the HTTP+JSON binding runs.
-_AUTH_STATUS = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 429: "RESOURCE_EXHAUSTED"}
-
-
-def _rest_denied(denied: AuthError) -> Response:
-    status = _AUTH_STATUS.get(denied.status_code, "UNAUTHENTICATED")
-    error = {"code": denied.status_code, "status": status, "message": denied.message}
-    return JSONResponse({"error": error}, status_code=denied.status_code, headers=denied.headers() or None)
+def _denied(request: Request, denied: AuthError) -> Response:
+    return refusal(request.scope, denied.status_code, denied.message, denied.headers())
 
 
 def _rest_response(answer: Any) -> Response:
-    from a2a_core.protocol.v1.rest import A2A_JSON
-
     return Response(answer.body, status_code=answer.status, media_type=A2A_JSON, headers=dict(answer.headers))
 
 
@@ -232,7 +227,7 @@ def _push_routes(service: AgentServer) -> list[Route]:
             cached.append(json.dumps(await document(service.push_signers)).encode())
         return Response(cached[0], media_type=JSON, headers={"Cache-Control": "public, max-age=300"})
 
-    return [Route("/.well-known/jwks.json", jwks, methods=["GET"])]
+    return [Route(JWKS_PATH, jwks, methods=["GET"])]
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -266,8 +261,13 @@ def _docs_html() -> bytes:
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (a method no route of the path takes, a target no route matches),
+    written as every other refusal at the door is."""
     assert isinstance(exc, HTTPException)
-    return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    allow = (exc.headers or {}).get("Allow")
+    path = request.url.path
+    message = f"{request.method} is not allowed on {path}; use {allow}" if allow else f"{exc.detail}: {path}"
+    return refusal(request.scope, exc.status_code, message, exc.headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.executor import AgentExecutor, AgentFunction, as_executor
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import Protocols
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.jsonrpc import Dispatcher
 from a2a_core.settings import Settings
 

@@ -4,7 +4,7 @@ import pytest
 
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.domain import PushNotificationAuthenticationInfo, PushNotificationConfig
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
+from a2a_core.generations import V0_3, V1_0
 
 pytestmark = pytest.mark.anyio
 
@@ -23,6 +23,7 @@ async def test_put_assigns_an_id_and_round_trips_every_field(push_store: PushCon
     sent = config(
         token="tok",
         authentication=PushNotificationAuthenticationInfo(schemes=["Bearer"], credentials="secret"),
+        generation=V1_0.version,
     )
     stored = await push_store.put("t1", sent)
     assert stored.id
@@ -77,16 +78,16 @@ async def test_tasks_are_kept_apart(push_store: PushConfigStore) -> None:
 async def test_the_generation_that_created_a_config_is_kept_and_a_replacement_takes_its_own(
     push_store: PushConfigStore,
 ) -> None:
-    stored = await push_store.put("t1", config(id="c1").created_through(PUSH_V1))
-    assert stored.protocol_version == PUSH_V1
-    assert [c.protocol_version for c in await push_store.list("t1")] == [PUSH_V1]
+    stored = await push_store.put("t1", config(id="c1", generation=V1_0.version))
+    assert stored.generation == V1_0.version
+    assert [c.generation for c in await push_store.list("t1")] == [V1_0.version]
     got = await push_store.get("t1", "c1")
     assert got is not None
-    assert got.protocol_version == PUSH_V1
+    assert got.generation == V1_0.version
     assert got == stored
 
     await push_store.put("t1", config(id="c1"))  # set again through 0.x
     again = await push_store.get("t1")
     assert again is not None
-    assert again.protocol_version == PUSH_V0
-    assert (await push_store.put("t1", config(id="c2"))).protocol_version == PUSH_V0
+    assert again.generation == V0_3.version
+    assert (await push_store.put("t1", config(id="c2"))).generation == V0_3.version

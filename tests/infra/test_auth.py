@@ -16,7 +16,6 @@ from aws_cdk import App, Duration, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk.assertions import Match, Template
 
-from a2a_core.agent_card import security_scheme
 from a2a_core.auth import api_key, bearer, build_authenticator
 from a2a_core.auth import iam as iam_auth
 from a2a_core.auth.api_key import ApiKeyAuthenticator
@@ -28,6 +27,7 @@ from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.auth import BEARER_PATTERN, PUBLIC_PATHS, error_template
 from a2a_core.cdk.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
 from a2a_core.cdk.testing import logical_id, properties, routes
+from a2a_core.protocol.card import security_scheme
 from a2a_core.settings import Settings
 from infra import app as infra_app
 

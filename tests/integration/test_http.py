@@ -7,9 +7,9 @@ import httpx
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from a2a_core.agent_card import public_url
 from a2a_core.app import create_app
 from a2a_core.domain import AgentSkill
+from a2a_core.edge import public_url
 from a2a_core.examples.echo import agent as echo
 from support import Stack
 

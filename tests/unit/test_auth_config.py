@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.auth import CredentialsRejectedError, NoAuthenticator, Principal, build_authenticator
 from a2a_core.auth.local import dev_auth
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.dev.console import banner
 from a2a_core.domain import AgentSkill, to_wire
+from a2a_core.protocol.card import CardBuilder
+from a2a_core.protocol.v0.card import CardDocuments
 from a2a_core.settings import Settings, SettingsError
 
 pytestmark = pytest.mark.anyio
@@ -131,7 +132,7 @@ def test_dev_refuses_iam() -> None:
 
 def _card(**settings: Any) -> dict[str, Any]:
     builder = CardBuilder(Settings(**settings), streaming=True, push_notifications=False)
-    card: dict[str, Any] = json.loads(builder.card_json("https://agent.example/"))
+    card: dict[str, Any] = json.loads(CardDocuments(builder).card_json("https://agent.example/"))
     return card
 
 

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.examples.echo import agent as echo
+from a2a_core.generations import V0_3, V1_0
 from a2a_core.push.urls import UrlPolicy
 from support import Stack
 
@@ -63,7 +63,7 @@ def v1_message(**configuration: Any) -> dict[str, Any]:
 
 async def versions(stack: Stack, task_id: str) -> dict[str | None, str]:
     assert stack.service.push is not None
-    return {c.id: c.protocol_version for c in await stack.service.push.store.list(task_id)}
+    return {c.id: c.generation for c in await stack.service.push.store.list(task_id)}
 
 
 async def test_each_entry_point_records_the_generation_that_created_the_config(
@@ -88,13 +88,13 @@ async def test_each_entry_point_records_the_generation_that_created_the_config(
     assert response.status_code == 200, response.text
 
     assert await versions(stack, sent_v0) == {
-        "sent": PUSH_V0,
-        "set": PUSH_V0,
-        "created": PUSH_V1,
-        "posted": PUSH_V1,
+        "sent": V0_3.version,
+        "set": V0_3.version,
+        "created": V1_0.version,
+        "posted": V1_0.version,
     }
-    assert await versions(stack, sent_v1) == {"sent": PUSH_V1}
-    assert await versions(stack, sent_rest) == {"sent": PUSH_V1}
+    assert await versions(stack, sent_v1) == {"sent": V1_0.version}
+    assert await versions(stack, sent_rest) == {"sent": V1_0.version}
 
 
 async def test_a_config_set_again_through_the_other_generation_takes_that_generation(
@@ -104,9 +104,9 @@ async def test_a_config_set_again_through_the_other_generation_takes_that_genera
     await rpc(client, "CreateTaskPushNotificationConfig", {"taskId": task_id, "id": "c", "url": HOOK}, **V1)
     set_v0 = {"taskId": task_id, "pushNotificationConfig": {"url": HOOK, "id": "c"}}
     await rpc(client, "tasks/pushNotificationConfig/set", set_v0)
-    assert await versions(stack, task_id) == {"c": PUSH_V0}
+    assert await versions(stack, task_id) == {"c": V0_3.version}
     await rpc(client, "CreateTaskPushNotificationConfig", {"taskId": task_id, "id": "c", "url": HOOK}, **V1)
-    assert await versions(stack, task_id) == {"c": PUSH_V1}
+    assert await versions(stack, task_id) == {"c": V1_0.version}
 
 
 async def test_no_request_can_set_the_generation_and_no_response_shows_it(
@@ -114,7 +114,7 @@ async def test_no_request_can_set_the_generation_and_no_response_shows_it(
 ) -> None:
     task_id = (await rpc(client, "message/send", v0_message()))["id"]
     forged = {"url": HOOK, "id": "forged", "protocolVersion": "1.0", "protocol_version": "1.0"}
-    forged["_protocol_version"] = "1.0"
+    forged |= {"_protocol_version": "1.0", "generation": "1.0"}
     stored = await rpc(
         client, "tasks/pushNotificationConfig/set", {"taskId": task_id, "pushNotificationConfig": forged}
     )
@@ -125,9 +125,10 @@ async def test_no_request_can_set_the_generation_and_no_response_shows_it(
         "url": HOOK,
         "protocolVersion": "0.3",
         "protocol_version": "0.3",
+        "generation": "0.3",
     }
     await rpc(client, "CreateTaskPushNotificationConfig", forged_v1, **V1)  # unknown fields are ignored
-    assert await versions(stack, task_id) == {"forged": PUSH_V0, "v1": PUSH_V1}
+    assert await versions(stack, task_id) == {"forged": V0_3.version, "v1": V1_0.version}
 
     listed = await rpc(client, "tasks/pushNotificationConfig/list", {"id": task_id})
     got = await rpc(

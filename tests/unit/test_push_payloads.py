@@ -18,9 +18,9 @@ from google.protobuf import json_format
 
 from a2a_core.compose.push import push_payloads
 from a2a_core.domain import PushNotificationConfig, Task, TaskState, TaskStatus
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
+from a2a_core.generations import V0_3, V1_0
 from a2a_core.protocol.v1 import codec
-from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.v1.wire.protojson import dump
 from a2a_core.push.payloads import PushPayloads, TaskPayload
 from push_harness import Harness
 from push_receiver import Receiver, closed_port, receiving
@@ -31,7 +31,7 @@ A2A_JSON = "application/a2a+json"
 
 
 def v1_config(url: str, **fields: Any) -> PushNotificationConfig:
-    return PushNotificationConfig(url=url, **fields).created_through(PUSH_V1)
+    return PushNotificationConfig(url=url, **fields, generation=V1_0.version)
 
 
 def v0_body(task: Task) -> Any:
@@ -124,7 +124,7 @@ async def test_a_1_0_dead_letter_keeps_its_generation_and_replays_the_same_signe
     [result] = await harness.notify(commit)
     assert not result.delivered
     [letter] = harness.dead_letters.letters()
-    assert letter.protocol_version == PUSH_V1
+    assert letter.protocol_version == V1_0.version
     assert json.loads(letter.body or "") == v1_body(await harness.ledger.load(task_id))
 
     with receiving() as receiver:  # back up; one letter kept whole, one too large for SQS (no body)
@@ -144,21 +144,23 @@ async def test_a_1_0_dead_letter_keeps_its_generation_and_replays_the_same_signe
 
 
 @pytest.mark.parametrize(
-    ("kept_as", "now", "expected"), [(PUSH_V0, PUSH_V1, v1_body), (PUSH_V1, PUSH_V0, v0_body)]
+    ("kept_as", "now", "expected"),
+    [(V0_3.version, V1_0.version, v1_body), (V1_0.version, V0_3.version, v0_body)],
 )
 async def test_a_replay_to_a_config_replaced_through_the_other_generation_is_rebuilt_in_its_payload(
     kept_as: str, now: str, expected: Any
 ) -> None:
     harness = Harness(max_attempts=1)
     down = f"http://127.0.0.1:{closed_port()}/hook"
-    task_id = await harness.task(PushNotificationConfig(url=down, id="c1").created_through(kept_as))
+    task_id = await harness.task(PushNotificationConfig(url=down, id="c1", generation=kept_as))
     await harness.notify(await harness.move(task_id, TaskState.working, TaskState.completed))
     [letter] = harness.dead_letters.letters()
     assert letter.protocol_version == kept_as
 
     with receiving() as receiver:
         await harness.configs.put(
-            task_id, PushNotificationConfig(url=receiver.url(), id="c1").created_through(now)
+            task_id,
+            PushNotificationConfig(url=receiver.url(), id="c1").model_copy(update={"generation": now}),
         )
         replayed = await harness.notifier.replay(letter)
         [request] = receiver.wait_for(1)
@@ -182,7 +184,7 @@ async def test_letters_kept_before_generations_were_read_as_0_x() -> None:
         "failedAt": 1.0,
         "body": "{}",
     }
-    assert PushDeadLetter.model_validate_json(json.dumps(old)).protocol_version == PUSH_V0
+    assert PushDeadLetter.model_validate_json(json.dumps(old)).protocol_version == V0_3.version
 
 
 def test_payloads_are_built_once_on_first_use_and_an_unknown_version_gets_the_task(
@@ -191,13 +193,13 @@ def test_payloads_are_built_once_on_first_use_and_an_unknown_version_gets_the_ta
     built: list[str] = []
 
     def v1() -> TaskPayload:
-        built.append(PUSH_V1)
+        built.append(V1_0.version)
         return TaskPayload()
 
-    payloads = PushPayloads({PUSH_V1: v1})
+    payloads = PushPayloads({V1_0.version: v1})
     assert built == []
-    assert payloads.for_version(PUSH_V1) is payloads.for_version(PUSH_V1)
-    assert built == [PUSH_V1]
+    assert payloads.for_version(V1_0.version) is payloads.for_version(V1_0.version)
+    assert built == [V1_0.version]
     task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed))
     with caplog.at_level(logging.WARNING, logger="a2a_core.push.payloads"):
         future = payloads.for_version("2.0")  # a config a newer deployment wrote
@@ -211,12 +213,12 @@ def test_the_push_function_imports_the_1_0_codec_only_when_a_1_0_config_is_notif
 import sys
 from a2a_core.compose.push import push_payloads
 from a2a_core.domain import Task, TaskState, TaskStatus
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
+from a2a_core.generations import V0_3, V1_0
 task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed))
 payloads = push_payloads()
-payloads.for_version(PUSH_V0).encode(task)
+payloads.for_version(V0_3.version).encode(task)
 before = "a2a_core.protocol.v1.codec" in sys.modules
-payloads.for_version(PUSH_V1).encode(task)
+payloads.for_version(V1_0.version).encode(task)
 print(before, "a2a_core.protocol.v1.codec" in sys.modules)
 """
     # A fixed script of our own, run by our own interpreter: a fresh process has nothing imported.
@@ -227,6 +229,6 @@ print(before, "a2a_core.protocol.v1.codec" in sys.modules)
 def test_the_composition_root_plugs_in_the_stream_response_for_1_0() -> None:
     task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.input_required))
     payloads = push_payloads()
-    assert json.loads(payloads.for_version(PUSH_V1).encode(task)) == v1_body(task)
-    assert payloads.for_version(PUSH_V1).content_type == A2A_JSON
-    assert json.loads(payloads.for_version(PUSH_V0).encode(task)) == v0_body(task)
+    assert json.loads(payloads.for_version(V1_0.version).encode(task)) == v1_body(task)
+    assert payloads.for_version(V1_0.version).content_type == A2A_JSON
+    assert json.loads(payloads.for_version(V0_3.version).encode(task)) == v0_body(task)

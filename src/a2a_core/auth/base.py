@@ -1,4 +1,8 @@
-"""Who is calling, the authenticator port, and the ways a call is refused (401, 403, 429)."""
+"""Who is calling, the authenticator port, and the ways a call is refused (401, 403, 429).
+
+A refusal is an `AuthError` carrying its HTTP status, message and headers; the app writes it in
+the shape of the request's generation and binding (`a2a_core.edge.refusal`).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from starlette.responses import Response
+from typing import Any, Literal
 
 PrincipalKind = Literal["api_key", "jwt", "iam", "anonymous"]
 
@@ -41,19 +42,6 @@ class AuthError(Exception):
         super().__init__(message)
         self.message = message
         self.challenge = challenge
-
-    def response(self) -> Response:
-        # Imported here: the JWT authorizer Lambda raises these errors but never answers HTTP, and
-        # importing the JSON-RPC layer would add ~25 ms to its cold start.
-        from starlette.responses import Response
-
-        from a2a_core.core.errors import InvalidRequestError
-        from a2a_core.protocol.jsonrpc import error_body
-
-        body = error_body(None, InvalidRequestError(self.message))
-        return Response(
-            body, status_code=self.status_code, media_type="application/json", headers=self.headers() or None
-        )
 
     def headers(self) -> dict[str, str]:
         return {"WWW-Authenticate": self.challenge} if self.challenge else {}

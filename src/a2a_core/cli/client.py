@@ -18,6 +18,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from a2a_core.generations import GENERATIONS
+
 # Parsing only: httpx and the protocol types load when a command runs, not for `dev`.
 COMMANDS = ("send", "card", "get", "tasks", "cancel")
 STATES = (
@@ -82,7 +84,7 @@ def add_parsers(commands: Any) -> None:
         )
         parser.add_argument(
             "--protocol",
-            choices=["1.0", "0.3", "0.2.5"],
+            choices=[g.version for g in GENERATIONS],
             help="use this A2A version only (default: the newest the card offers)",
         )
 

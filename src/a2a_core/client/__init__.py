@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from a2a_core._lazy import lazy_attributes
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the names of the package, each read from its module on first use
     from a2a_core.client.client import A2AClient as A2AClient
     from a2a_core.client.errors import A2AClientCardError as A2AClientCardError
     from a2a_core.client.errors import A2AClientConnectionError as A2AClientConnectionError
@@ -22,19 +22,4 @@ if TYPE_CHECKING:
     from a2a_core.client.interfaces import Interface as Interface
     from a2a_core.client.messages import user_message as user_message
 
-_MODULES: dict[str, str] = {
-    "A2AClient": "a2a_core.client.client",
-    "Event": "a2a_core.client.events",
-    "EventStream": "a2a_core.client.events",
-    "is_final": "a2a_core.client.events",
-    "Interface": "a2a_core.client.interfaces",
-    "user_message": "a2a_core.client.messages",
-    "A2AClientConnectionError": "a2a_core.client.errors",
-    "A2AClientError": "a2a_core.client.errors",
-    "A2AClientHTTPError": "a2a_core.client.errors",
-    "A2AClientCardError": "a2a_core.client.errors",
-    "A2AClientUnsupportedError": "a2a_core.client.errors",
-}
-__all__ = sorted(_MODULES)
-
-__getattr__ = lazy_attributes(__name__, _MODULES)
+__getattr__, __dir__ = lazy_attributes(__name__)

@@ -19,8 +19,8 @@ from pydantic import TypeAdapter
 
 from a2a_core.client.interfaces import Interface
 from a2a_core.domain import AgentCard
-from a2a_core.protocol.v1 import card as wc
 from a2a_core.protocol.v1.card_reader import card_from_v1
+from a2a_core.protocol.v1.wire import card as wc
 
 legacy_card: TypeAdapter[AgentCard] = TypeAdapter(AgentCard)
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx
 
-from a2a_core.client import operations as op
 from a2a_core.client.cards import ReadCard, interfaces_of
 from a2a_core.client.connection import connect
 from a2a_core.client.discovery import public_card
@@ -45,6 +44,7 @@ from a2a_core.core.requests import (
 )
 from a2a_core.domain import AgentCard, Message, PushNotificationConfig, Task, TaskState
 from a2a_core.protocol.v0 import TaskPushNotificationConfig
+from a2a_core.protocol.v1 import operations as v1
 
 
 class A2AClient(Closing):
@@ -160,11 +160,11 @@ class A2AClient(Closing):
         message = outgoing(message, task_id, context_id)
         modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
         request = SendRequest(message, blocking, history_length, modes, push_config, metadata)
-        result: Task | Message = await self._call(op.SEND, request)
+        result: Task | Message = await self._call(v1.SEND_MESSAGE.name, request)
         return result
 
     async def get_task(self, task_id: str, history_length: int | None = None) -> Task:
-        task: Task = await self._call(op.GET_TASK, TaskQuery(task_id, history_length))
+        task: Task = await self._call(v1.GET_TASK.name, TaskQuery(task_id, history_length))
         return task
 
     async def list_tasks(
@@ -190,11 +190,11 @@ class A2AClient(Closing):
             status_timestamp_after,
             include_artifacts,
         )
-        page: TaskPage = await self._call(op.LIST_TASKS, query)
+        page: TaskPage = await self._call(v1.LIST_TASKS.name, query)
         return page
 
     async def cancel_task(self, task_id: str, metadata: dict[str, Any] | None = None) -> Task:
-        task: Task = await self._call(op.CANCEL, TaskRef(task_id, metadata))
+        task: Task = await self._call(v1.CANCEL_TASK.name, TaskRef(task_id, metadata))
         return task
 
     def stream_message(
@@ -216,7 +216,9 @@ class A2AClient(Closing):
         modes = tuple(accepted_output_modes) if accepted_output_modes is not None else None
         message = outgoing(message, task_id, context_id)
         request = SendRequest(message, None, history_length, modes, push_config, metadata)
-        return EventStream(lambda stream: self._resuming(stream, op.STREAM, request), task_id=task_id)
+        return EventStream(
+            lambda stream: self._resuming(stream, v1.SEND_STREAMING_MESSAGE.name, request), task_id=task_id
+        )
 
     def resubscribe(self, task: str | EventStream, last_event_id: str | None = None) -> EventStream:
         """The task's events from now until its turn ends (1.0 SubscribeToTask, 0.x tasks/resubscribe).
@@ -236,7 +238,7 @@ class A2AClient(Closing):
             task_id = task
         ref = TaskRef(task_id)
         return EventStream(
-            lambda stream: self._resuming(stream, op.SUBSCRIBE, ref),
+            lambda stream: self._resuming(stream, v1.SUBSCRIBE_TO_TASK.name, ref),
             task_id=task_id,
             last_event_id=last_event_id,
             delivered=delivered,
@@ -245,7 +247,7 @@ class A2AClient(Closing):
     async def set_push_config(
         self, task_id: str, config: PushNotificationConfig
     ) -> TaskPushNotificationConfig:
-        return public(await self._call(op.SET_PUSH, TaskPushConfig(task_id, config)))
+        return public(await self._call(v1.CREATE_PUSH_CONFIG.name, TaskPushConfig(task_id, config)))
 
     async def get_push_config(self, task_id: str, config_id: str | None = None) -> TaskPushNotificationConfig:
         """The task's config ``config_id``; without one, its first config (as 0.x servers answer)."""
@@ -254,14 +256,14 @@ class A2AClient(Closing):
             if not configs:
                 raise PushConfigNotFoundError(f"Task {task_id} has no push notification config")
             return configs[0]
-        return public(await self._call(op.GET_PUSH, PushConfigRef(task_id, config_id)))
+        return public(await self._call(v1.GET_PUSH_CONFIG.name, PushConfigRef(task_id, config_id)))
 
     async def list_push_configs(self, task_id: str) -> list[TaskPushNotificationConfig]:
         """Every config of the task (1.0's pages followed to the last)."""
         return await every_config(self._call, task_id)
 
     async def delete_push_config(self, task_id: str, config_id: str) -> None:
-        await self._call(op.DELETE_PUSH, PushConfigRef(task_id, config_id))
+        await self._call(v1.DELETE_PUSH_CONFIG.name, PushConfigRef(task_id, config_id))
 
     # --- transport -----------------------------------------------------------------------------
 

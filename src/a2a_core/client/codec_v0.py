@@ -36,6 +36,7 @@ from a2a_core.protocol.v0 import (
     TaskQueryParams,
 )
 from a2a_core.protocol.v0.method_names import MethodName
+from a2a_core.protocol.v1 import operations as v1
 
 send_result: TypeAdapter[Task | Message] = TypeAdapter(
     Annotated[Task | Message, Field(discriminator="kind")], config=DEFER
@@ -108,16 +109,22 @@ def _nothing(value: Any) -> None:
         raise ValueError(f"expected null, got {type(value).__name__}")
 
 
+_CARD = v1.GET_EXTENDED_CARD
+
+# Keyed by the 1.0 operation each method is; ListTasks has none.
 CODEC = op.table(
-    Operation(op.SEND, MethodName.message_send, _send, send_result.validate_python),
-    Operation(op.STREAM, MethodName.message_stream, _send, stream_event.validate_python),
-    Operation(op.GET_TASK, MethodName.tasks_get, _get, task.validate_python),
-    Operation(op.CANCEL, MethodName.tasks_cancel, _task_id, task.validate_python),
-    Operation(op.SUBSCRIBE, MethodName.tasks_resubscribe, _task_id, stream_event.validate_python),
-    Operation(op.SET_PUSH, MethodName.push_config_set, _set_push, _push),
-    Operation(op.GET_PUSH, MethodName.push_config_get, _get_push, _push),
-    Operation(op.LIST_PUSH, MethodName.push_config_list, _list_push, _push_page),
-    Operation(op.DELETE_PUSH, MethodName.push_config_delete, _delete_push, _nothing),
-    # 0.3 only (0.2.5 has a plain GET instead, `a2a_core.client.extended`); read by `cards`.
-    Operation(op.EXTENDED_CARD, MethodName.extended_card, op.no_params, op.json_object),
+    Operation(v1.SEND_MESSAGE.name, MethodName.message_send, _send, send_result.validate_python),
+    Operation(v1.SEND_STREAMING_MESSAGE.name, MethodName.message_stream, _send, stream_event.validate_python),
+    Operation(v1.GET_TASK.name, MethodName.tasks_get, _get, task.validate_python),
+    Operation(v1.CANCEL_TASK.name, MethodName.tasks_cancel, _task_id, task.validate_python),
+    Operation(
+        v1.SUBSCRIBE_TO_TASK.name, MethodName.tasks_resubscribe, _task_id, stream_event.validate_python
+    ),
+    Operation(v1.CREATE_PUSH_CONFIG.name, MethodName.push_config_set, _set_push, _push),
+    Operation(v1.GET_PUSH_CONFIG.name, MethodName.push_config_get, _get_push, _push),
+    Operation(v1.LIST_PUSH_CONFIGS.name, MethodName.push_config_list, _list_push, _push_page),
+    Operation(v1.DELETE_PUSH_CONFIG.name, MethodName.push_config_delete, _delete_push, _nothing),
+    # 0.3 only (0.2.5 has a plain GET instead, `a2a_core.client.extended`): no params, and the
+    # card document as served, which `cards` reads as it reads 1.0's.
+    Operation(_CARD.name, MethodName.extended_card, _CARD.encode_params, _CARD.decode_result),
 )

@@ -8,11 +8,12 @@ from collections.abc import Mapping
 import httpx
 
 from a2a_core.client import codec_v0, codec_v1
-from a2a_core.client.interfaces import HTTP_JSON, Interface
+from a2a_core.client.interfaces import Interface
 from a2a_core.client.jsonrpc import JsonRpcTransport
 from a2a_core.client.operations import Codec
 from a2a_core.client.rest import RestTransport
 from a2a_core.client.transport import Transport
+from a2a_core.generations import HTTP_JSON, V1_0
 from a2a_core.protocol.versions import HEADER
 
 
@@ -24,7 +25,7 @@ def connect(
     sent = dict(headers)
     codec: Codec = codec_v0.CODEC
     if interface.is_v1:
-        sent[HEADER] = "1.0"
+        sent[HEADER] = V1_0.version
         codec = codec_v1.CODEC
     kind = RestTransport if interface.binding == HTTP_JSON else JsonRpcTransport
     tenant = interface.tenant if interface.is_v1 else None

@@ -10,8 +10,8 @@ import httpx
 
 from a2a_core.client.cards import ReadCard, read_card, verify_signatures
 from a2a_core.client.errors import A2AClientCardError, A2AClientConnectionError
-from a2a_core.client.interfaces import V0_2, major_minor
 from a2a_core.client.wire import describe, http_error, json_body
+from a2a_core.generations import V0_2, generation
 
 # The 1.x/0.3 card first; 0.2.5 agents publish only the second.
 CARD_PATHS = (".well-known/agent-card.json", ".well-known/agent.json")
@@ -26,7 +26,7 @@ async def public_card(
     jwks: str | Mapping[str, Any] | None,
 ) -> ReadCard:
     """The card `fetch_card` finds (the 0.2.5 one first when ``version`` is 0.2.5), `verified`."""
-    legacy = version is not None and major_minor(version) == V0_2
+    legacy = version is not None and generation(version) is V0_2
     return await verified(http, await fetch_card(http, base_url, headers, legacy_first=legacy), jwks)
 
 

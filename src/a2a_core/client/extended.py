@@ -20,15 +20,16 @@ from typing import Any
 
 import httpx
 
-from a2a_core.client import operations as op
 from a2a_core.client.cards import ReadCard, read_card
 from a2a_core.client.discovery import get, verified
 from a2a_core.client.errors import A2AClientHTTPError, A2AClientUnsupportedError
-from a2a_core.client.interfaces import V0_2, Interface
+from a2a_core.client.interfaces import Interface
 from a2a_core.client.operations import Codec
 from a2a_core.client.transport import Transport
 from a2a_core.client.wire import http_error, json_body
 from a2a_core.domain import AgentCard
+from a2a_core.generations import V0_2
+from a2a_core.protocol.v1 import operations as v1
 
 LEGACY_PATH = "agent/authenticatedExtendedCard"
 
@@ -56,13 +57,13 @@ async def fetch_extended(
     A2AClientHTTPError for an answer that is no card, A2AClientCardError when ``jwks`` verifies
     none of its signatures.
     """
-    if interface.generation == V0_2:
+    if interface.generation is V0_2:
         url = httpx.URL(interface.url).join(LEGACY_PATH)
         response = await get(http, url, headers)
         read = _read(json_body(response), str(url), response)
     else:
         codec, transport = await connect()
-        document = await transport.call(codec[op.EXTENDED_CARD], None)
+        document = await transport.call(codec[v1.GET_EXTENDED_CARD.name], None)
         read = _read(document, interface.url, None)  # a result: the answer was a 200
     return await verified(http, read, jwks)
 

@@ -11,32 +11,25 @@ and the card's order on a tie; a caller may narrow the choice to one binding or 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-JSONRPC = "JSONRPC"
-HTTP_JSON = "HTTP+JSON"
+from a2a_core import generations
+from a2a_core.generations import GENERATIONS, HTTP_JSON, JSONRPC, V1_0, Generation
+
 # What callers (and the CLI's --binding) may say -> the name cards use.
 BINDING_NAMES = {"jsonrpc": JSONRPC, "rest": HTTP_JSON, "http+json": HTTP_JSON}
 
-V1_0, V0_3, V0_2 = (1, 0), (0, 3), (0, 2)
-# (binding, Major.Minor) -> rank: lower is preferred.
-SPOKEN: dict[tuple[str, tuple[int, int]], int] = {
-    (JSONRPC, V1_0): 0,
-    (HTTP_JSON, V1_0): 1,
-    (JSONRPC, V0_3): 2,
-    (JSONRPC, V0_2): 3,
+# (binding, generation) -> rank, lower preferred: the newest generation first, then its bindings
+# in the order the registry lists them (JSON-RPC before HTTP+JSON).
+SPOKEN: dict[tuple[str, Generation], int] = {
+    (binding, g): rank
+    for rank, (binding, g) in enumerate((binding, g) for g in GENERATIONS for binding in g.bindings)
 }
-SPOKEN_TEXT = "JSONRPC 1.0, HTTP+JSON 1.0, JSONRPC 0.3 and JSONRPC 0.2.5"
-
-_VERSION = re.compile(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*")
-
-
-def major_minor(version: str) -> tuple[int, int] | None:
-    """``"1.0.1"`` -> (1, 0); None when the text is no version (patch parts never matter)."""
-    match = _VERSION.fullmatch(version)
-    return (int(match[1]), int(match[2])) if match else None
+_NAMED = [f"{binding} {g.version}" for binding, g in SPOKEN]
+SPOKEN_TEXT = (
+    f"{', '.join(_NAMED[:-1])} and {_NAMED[-1]}"  # "JSONRPC 1.0, HTTP+JSON 1.0, ... and JSONRPC 0.2.5"
+)
 
 
 @dataclass(frozen=True)
@@ -49,12 +42,13 @@ class Interface:
     tenant: str | None = None
 
     @property
-    def generation(self) -> tuple[int, int] | None:
-        return major_minor(self.version)
+    def generation(self) -> Generation | None:
+        """The generation its version names; None for one the client does not speak."""
+        return generations.generation(self.version)
 
     @property
     def is_v1(self) -> bool:
-        return self.generation == V1_0
+        return self.generation is V1_0
 
     @property
     def rank(self) -> int | None:
@@ -80,9 +74,8 @@ def binding_name(value: str) -> str:
 
 def checked_version(value: str) -> str:
     """A protocol version a caller may force: 1.0, 0.3 or 0.2.5 (a patch part is ignored)."""
-    generation = major_minor(value)
-    if generation not in (V1_0, V0_3, V0_2):
-        raise ValueError(f"unsupported protocol version {value!r}: use 1.0, 0.3 or 0.2.5")
+    if generations.generation(value) is None:
+        raise ValueError(f"unsupported protocol version {value!r}: use {generations.spoken()}")
     return value.strip()
 
 
@@ -91,7 +84,7 @@ def direct(url: str, binding: str | None, version: str | None) -> Interface:
     in ``version``, by default 0.3 over JSON-RPC (what a server assumes of a request that names
     no version) and 1.0 over HTTP+JSON (which only 1.0 has)."""
     binding = binding or JSONRPC
-    return Interface(url, binding, version or ("1.0" if binding == HTTP_JSON else "0.3"))
+    return Interface(url, binding, version or (V1_0 if binding == HTTP_JSON else generations.UNNAMED).version)
 
 
 def choose(
@@ -102,13 +95,13 @@ def choose(
     Raises NoUsableInterfaceError naming what the card offers.
     """
     offered = list(interfaces)
-    wanted = major_minor(version) if version else None
+    wanted = generations.generation(version) if version else None
     usable = [
         interface
         for interface in offered
         if interface.rank is not None
         and (binding is None or interface.binding == binding)
-        and (wanted is None or interface.generation == wanted)
+        and (wanted is None or interface.generation is wanted)
     ]
     if usable:
         return min(usable, key=lambda interface: interface.rank or 0)  # min is stable: card order

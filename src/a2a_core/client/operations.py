@@ -1,4 +1,5 @@
-"""The operations a client calls, named as A2A 1.0 names them, and how a generation encodes each.
+"""The operations a client calls, named as A2A 1.0 names them (the rows of
+`a2a_core.protocol.v1.operations`), and how a generation encodes each.
 
 Requests are the core's neutral ones (`a2a_core.core.requests`), results the domain model's
 objects, so a codec per generation (`codec_v0`, `codec_v1`) is a table from operation to its wire
@@ -10,18 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-SEND = "SendMessage"
-STREAM = "SendStreamingMessage"
-GET_TASK = "GetTask"
-LIST_TASKS = "ListTasks"
-CANCEL = "CancelTask"
-SUBSCRIBE = "SubscribeToTask"
-SET_PUSH = "CreateTaskPushNotificationConfig"
-GET_PUSH = "GetTaskPushNotificationConfig"
-LIST_PUSH = "ListTaskPushNotificationConfigs"
-DELETE_PUSH = "DeleteTaskPushNotificationConfig"
-EXTENDED_CARD = "GetExtendedAgentCard"
 
 
 @dataclass(frozen=True)
@@ -37,21 +26,6 @@ class Operation:
 
 
 Codec = Mapping[str, Operation]
-
-
-def compact(**fields: Any) -> dict[str, Any]:
-    """Wire params from camelCase keyword arguments, the unset (None) ones left out."""
-    return {name: value for name, value in fields.items() if value is not None}
-
-
-def no_params(request: object) -> dict[str, Any]:
-    return {}
-
-
-def json_object(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
-    return value
 
 
 def table(*operations: Operation) -> Codec:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from a2a_core.client import operations as op
 from a2a_core.core.requests import PushConfigQuery, TaskPushConfig
 from a2a_core.protocol.v0 import TaskPushNotificationConfig
+from a2a_core.protocol.v1 import operations as v1
 
 
 def public(config: TaskPushConfig) -> TaskPushNotificationConfig:
@@ -25,7 +25,7 @@ async def every_config(
     token: str | None = None
     tokens: set[str] = set()
     while True:
-        page = await call(op.LIST_PUSH, PushConfigQuery(task_id, page_token=token))
+        page = await call(v1.LIST_PUSH_CONFIGS.name, PushConfigQuery(task_id, page_token=token))
         configs += page.configs
         token = page.next_page_token
         if not token or token in tokens:

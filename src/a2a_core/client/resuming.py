@@ -14,7 +14,6 @@ from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Any
 
 from a2a_core.client import codec_v0
-from a2a_core.client import operations as op
 from a2a_core.client.errors import A2AClientConnectionError
 from a2a_core.client.events import Event, EventStream, is_final, task_id_of
 from a2a_core.client.operations import Codec
@@ -22,6 +21,7 @@ from a2a_core.client.transport import StreamBrokenError, Transport
 from a2a_core.core.errors import A2AError
 from a2a_core.core.requests import TaskRef
 from a2a_core.domain import Task
+from a2a_core.protocol.v1 import operations as v1
 
 Connect = Callable[[], Awaitable[tuple[Codec, Transport]]]
 ReadTask = Callable[[str], Awaitable[Task]]
@@ -41,7 +41,9 @@ async def resuming(
     failures = 0
     while True:
         codec, transport = await connect()
-        after = stream.last_event_id if name == op.SUBSCRIBE and codec is codec_v0.CODEC else None
+        after = (
+            stream.last_event_id if name == v1.SUBSCRIBE_TO_TASK.name and codec is codec_v0.CODEC else None
+        )
         events = transport.stream(codec[name], request, last_event_id=after, resuming=failures > 0)
         try:
             async for event_id, event in events:
@@ -56,7 +58,7 @@ async def resuming(
         except StreamBrokenError as error:
             reason = str(error)
         except A2AError:
-            if name != op.SUBSCRIBE or stream.task_id is None:
+            if name != v1.SUBSCRIBE_TO_TASK.name or stream.task_id is None:
                 raise
             task = await read_task(stream.task_id)
             if not is_final(task):
@@ -70,7 +72,7 @@ async def resuming(
             raise A2AClientConnectionError(f"stream lost ({reason}); gave up after {failures} resumes")
         failures += 1
         await asyncio.sleep(0.2 * failures)
-        name, request = op.SUBSCRIBE, TaskRef(stream.task_id)
+        name, request = v1.SUBSCRIBE_TO_TASK.name, TaskRef(stream.task_id)
 
 
 def news(stream: EventStream, event: Event) -> list[Event]:

@@ -15,7 +15,6 @@ import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.compose.push import build_push_config_service, default_signers
 from a2a_core.core.broker import Broker
 from a2a_core.core.config import EngineConfig
@@ -27,6 +26,7 @@ from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import TaskStore
 from a2a_core.core.streams import TaskStreams
 from a2a_core.protocol.bindings import build_protocols
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
 

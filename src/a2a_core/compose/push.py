@@ -83,10 +83,10 @@ def build_sender(
 def push_payloads() -> PushPayloads:
     """Each protocol generation's notification body: the 0.x Task, and the 1.0 StreamResponse,
     whose codec is imported only when a config created through 1.0 is first notified."""
-    from a2a_core.domain.push import PUSH_V1
+    from a2a_core.generations import V1_0
     from a2a_core.push.payloads import PushPayloads
 
-    return PushPayloads({PUSH_V1: _v1_push_payload})
+    return PushPayloads({V1_0.version: _v1_push_payload})
 
 
 def _v1_push_payload() -> PushPayload:

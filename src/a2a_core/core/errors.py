@@ -1,7 +1,13 @@
-"""Domain errors, each carrying the JSON-RPC code the protocol assigns to it.
+"""Domain errors, each carrying the JSON-RPC code A2A gives its condition, stated here once.
 
-The JSON-RPC layer maps these to error responses in one place (`jsonrpc.py`); everything below
-it raises them and never builds error payloads itself.
+The codes are the protocol's, not a generation's: 0.2.5 and 0.3 define -32001..-32006 (and 0.3
+-32007), and 1.0 kept them all and added -32007..-32009, so a code here is what every generation
+answers. Where a generation answers an error differently it says so in its own table, in view:
+1.0 answers `PushConfigNotFoundError` as `TaskNotFoundError` and `TaskTerminalError` as
+`UnsupportedOperationError` (`a2a_core.protocol.v1.errors.ANSWERED_AS`), while 0.x answers both as
+what they are here, `InvalidParamsError` (-32602). The client turns codes back into these classes
+(`PROTOCOL_ERRORS`). Each protocol layer renders them in one place; everything below it raises
+them and never builds error payloads itself.
 """
 
 from __future__ import annotations
@@ -124,8 +130,7 @@ class VersionNotSupportedError(A2AError):
 
 
 # The errors the protocol defines, by code: the one table of their names, codes and default
-# messages. The wire models (`a2a_core.protocol.v0.rpc`) and the client's mapping of error objects to
-# exceptions are built from it.
+# messages. The client's mapping of error objects to exceptions is built from it.
 PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
     error.code: error
     for error in (

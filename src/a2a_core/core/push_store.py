@@ -13,12 +13,12 @@ from a2a_core.domain import PushNotificationConfig
 
 class PushConfigStore(ABC):
     """Several webhook configs per task, keyed by config id. Every read returns a config with the
-    `protocol_version` it was stored with (`PUSH_V0` for one stored before versions were kept)."""
+    ``generation`` it was stored with (0.3 for one stored before generations were kept)."""
 
     @abstractmethod
     async def put(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
-        """Store ``config`` (assigning an id when it has none) with its ``protocol_version``;
-        replaces a config with that id, version included.
+        """Store ``config`` (assigning an id when it has none) with its ``generation``; replaces a
+        config with that id, generation included.
 
         A replaced config keeps its place in `list`. Idempotent; returns the stored config.
         """
@@ -39,16 +39,15 @@ class PushConfigStore(ABC):
 class InMemoryPushConfigStore(PushConfigStore):
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        # task id -> config id -> (the config's JSON, its protocol version)
-        self._configs: dict[str, dict[str, tuple[str, str]]] = {}
+        # task id -> config id -> the config (a copy: callers' objects are never kept or handed out)
+        self._configs: dict[str, dict[str, PushNotificationConfig]] = {}
 
     async def put(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
-        stored = config if config.id else config.model_copy(update={"id": str(uuid.uuid4())})
+        stored = config.model_copy(update=None if config.id else {"id": str(uuid.uuid4())}, deep=True)
         assert stored.id is not None
-        kept = (stored.model_dump_json(), stored.protocol_version)
         with self._lock:
-            self._configs.setdefault(task_id, {})[stored.id] = kept
-        return _read(kept)
+            self._configs.setdefault(task_id, {})[stored.id] = stored
+        return stored.model_copy(deep=True)
 
     async def get(self, task_id: str, config_id: str | None = None) -> PushNotificationConfig | None:
         configs = await self.list(task_id)
@@ -57,16 +56,11 @@ class InMemoryPushConfigStore(PushConfigStore):
     async def list(self, task_id: str) -> list[PushNotificationConfig]:
         with self._lock:
             kept = list(self._configs.get(task_id, {}).values())
-        return [_read(entry) for entry in kept]
+        return [config.model_copy(deep=True) for config in kept]
 
     async def delete(self, task_id: str, config_id: str) -> None:
         with self._lock:
             self._configs.get(task_id, {}).pop(config_id, None)
-
-
-def _read(kept: tuple[str, str]) -> PushNotificationConfig:
-    blob, protocol_version = kept
-    return PushNotificationConfig.model_validate_json(blob).created_through(protocol_version)
 
 
 class PushConfigs(Protocol):

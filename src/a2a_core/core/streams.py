@@ -1,6 +1,6 @@
 """Streams of a task (send-and-stream, resubscribe/subscribe): its durable event log, served as
-version-neutral items (the Task, then status and artifact updates) that each protocol's codec
-encodes.
+items of the domain model (the Task, then status and artifact updates) that each protocol
+generation's codec encodes.
 
 Streams read the log, never a process's memory, so any API instance can serve any stream, a
 dropped connection loses nothing (resubscribe with ``Last-Event-ID`` continues after the last

@@ -15,7 +15,8 @@ checks, as ASGI middleware in front of every route (so any protocol binding gets
   (A bodiless POST, as A2A 1.0's ``/tasks/{id}:cancel`` may be, has nothing to declare; a
   browser sending one cross-origin is refused by the ``Origin`` check.)
 
-Refusals are JSON-RPC error bodies whose message says what to change, and a warning in the log.
+Each refusal says what to change, in the shape of the request's generation and binding
+(`a2a_core.edge.refusal`), and leaves a warning in the log.
 """
 
 from __future__ import annotations
@@ -29,11 +30,9 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
-from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from a2a_core.core.errors import InvalidRequestError
-from a2a_core.protocol.jsonrpc import error_body
+from a2a_core.edge import refusal
 from a2a_core.settings import SettingsError
 
 logger = logging.getLogger(__name__)
@@ -102,13 +101,13 @@ class HostAndOrigin:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        refusal = self._refusal(scope, headers)
-        if refusal is None:
+        refused = self._refusal(scope, headers)
+        if refused is None:
             await self.app(scope, receive, send)
             return
-        status, message = refusal
+        status, message = refused
         logger.warning("refused %s %s: %s", scope["method"], scope["path"], message)
-        await _refuse(status, message)(scope, receive, send)
+        await refusal(scope, status, message)(scope, receive, send)
 
     def _refusal(self, scope: Scope, headers: Headers) -> tuple[int, str] | None:
         raw_host = headers.get("host")
@@ -148,7 +147,7 @@ class JsonBodies:
                     "-H 'content-type: application/json'"
                 )
                 logger.warning("refused POST %s: %s", scope["path"], message)
-                await _refuse(415, message)(scope, receive, send)
+                await refusal(scope, 415, message)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -164,10 +163,6 @@ def is_json(content_type: str | None) -> bool:
     media = (content_type or "").split(";")[0].strip().lower()
     kind, _, subtype = media.partition("/")
     return kind == "application" and (subtype == "json" or subtype.endswith("+json"))
-
-
-def _refuse(status: int, message: str) -> Response:
-    return Response(error_body(None, InvalidRequestError(message)), status, media_type="application/json")
 
 
 def _hostname(host_header: str) -> str | None:

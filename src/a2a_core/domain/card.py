@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
+from a2a_core import generations
 from a2a_core.domain._base import DEFER, A2ABaseModel
 
 
@@ -150,8 +151,8 @@ class AgentCard(A2ABaseModel):
     default_input_modes: list[str]
     default_output_modes: list[str]
     skills: list[AgentSkill]
-    protocol_version: str = "0.2.5"
-    preferred_transport: str = "JSONRPC"
+    protocol_version: str = generations.V0_2.card_version
+    preferred_transport: str = generations.JSONRPC
     additional_interfaces: list[AgentInterface] | None = None
     provider: AgentProvider | None = None
     documentation_url: str | None = None

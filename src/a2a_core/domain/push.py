@@ -1,15 +1,13 @@
-"""Push notification configuration: where to POST task updates, how to authenticate."""
+"""Push notification configuration: where to POST task updates, how to authenticate, and which
+protocol generation's payload the webhook gets."""
 
-from typing import Any, Self
+from typing import Any
 
-from pydantic import PrivateAttr
+from pydantic import Field, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
 
 from a2a_core.domain._base import A2ABaseModel
-
-# The protocol generations a config can be created through (`PushNotificationConfig.protocol_version`):
-# its webhook gets the payload that generation's receivers parse.
-PUSH_V0 = "0.3"  # 0.2.5 and 0.3 clients (one codec serves both), and every config stored before 1.0
-PUSH_V1 = "1.0"
+from a2a_core.domain.scalars import is_wire_input
+from a2a_core.generations import V0_3
 
 
 class PushNotificationAuthenticationInfo(A2ABaseModel):
@@ -26,22 +24,18 @@ class PushNotificationConfig(A2ABaseModel):
     id: str | None = None
     token: str | None = None
     authentication: PushNotificationAuthenticationInfo | None = None
-    # A private attribute, not a field: no request of any generation can set it and no response
-    # (nor the stored config JSON) carries it. Copies keep it; config stores keep it beside the JSON.
-    _protocol_version: str = PrivateAttr(default=PUSH_V0)
+    # The generation the config was created through (`a2a_core.generations`: "0.3" or "1.0"): its
+    # webhook gets the payload that generation's receivers parse (`a2a_core.push.payloads`). The
+    # server's record, on no generation's wire: no JSON of the model carries it (a store keeps it
+    # beside the config's JSON, and reads a config stored without it as 0.3, where every config
+    # kept before 1.0 came from), and a client's request cannot set it (see the validator).
+    generation: str = Field(default=V0_3.version, exclude=True)
 
-    @property
-    def protocol_version(self) -> str:
-        """The protocol generation that created the config (`PUSH_V0`, `PUSH_V1`)."""
-        return self._protocol_version
-
-    def __repr_args__(self) -> Any:
-        yield from super().__repr_args__()
-        if self._protocol_version != PUSH_V0:  # else two configs that differ only here look equal
-            yield "protocol_version", self._protocol_version
-
-    def created_through(self, protocol_version: str) -> Self:
-        """A copy recorded as created through ``protocol_version``."""
-        config = self.model_copy()
-        config._protocol_version = protocol_version
-        return config
+    @field_validator("generation", mode="wrap")
+    @classmethod
+    def _not_from_the_wire(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        # A 0.x request is read as a domain config; whatever it names, it is 0.x's. (1.0's wire
+        # has its own model, and its codec sets 1.0.)
+        return V0_3.version if is_wire_input(info) else handler(value)

@@ -29,8 +29,13 @@ DEFAULT_FILE_URI_SCHEMES = ("http", "https", "s3")
 WIRE_INPUT = {"wire_input": True}
 
 
+def is_wire_input(info: ValidationInfo) -> bool:
+    """Whether the model is being read from a client's request (validated with `WIRE_INPUT`)."""
+    return bool((info.context or {}).get("wire_input"))
+
+
 def _base64(value: str, info: ValidationInfo) -> str:
-    if not (info.context or {}).get("wire_input"):
+    if not is_wire_input(info):
         return value
     try:
         b64decode(value, validate=True)

@@ -1,5 +1,6 @@
 """Every protocol generation's surface over one engine: the JSON-RPC dispatcher (0.2.5 / 0.3 and
-1.0 on the same path, chosen by ``A2A-Version``), the 1.0 HTTP+JSON binding, and the 1.0 card.
+1.0 on the same path, chosen by ``A2A-Version``), the 1.0 HTTP+JSON binding, and each
+generation's card documents.
 
 The 1.0 modules are imported on the first 1.0 request, not at start-up: a 0.x request (and a
 Lambda cold start serving one) pays nothing for them.
@@ -12,10 +13,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.jsonrpc import Binding, Dispatcher, Method
+from a2a_core.protocol.v0 import card as v0_card
 from a2a_core.protocol.v0.method_names import MethodName
 from a2a_core.protocol.v0.methods import v0_binding, v0_methods
 from a2a_core.protocol.versions import Version
@@ -28,36 +30,38 @@ if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
 
-# 1.0 operations (JSON-RPC method names), for the hint a 0.x request calling one gets.
-V1_OPERATIONS = (
-    "SendMessage",
-    "SendStreamingMessage",
-    "GetTask",
-    "ListTasks",
-    "CancelTask",
-    "SubscribeToTask",
-    "CreateTaskPushNotificationConfig",
-    "GetTaskPushNotificationConfig",
-    "ListTaskPushNotificationConfigs",
-    "DeleteTaskPushNotificationConfig",
-    "GetExtendedAgentCard",
-)
+_V0_METHODS = frozenset(MethodName)
+
+
+def _v0_hint(name: str) -> str | None:
+    if name not in _V0_METHODS:
+        return None
+    return f"{name} is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
+
+
+def _v1_hint(name: str) -> str | None:
+    # Read on an unknown 0.x method only, so a 0.x request still loads nothing of 1.0.
+    from a2a_core.protocol.v1.operations import OPERATIONS
+
+    return f"{name} is an A2A 1.0 method: send the header A2A-Version: 1.0" if name in OPERATIONS else None
 
 
 @dataclass(frozen=True)
 class Protocols:
     dispatcher: Dispatcher
+    # The 0.2.5 card documents (`/.well-known/agent.json`, the extended card's GET).
+    cards_v0: v0_card.CardDocuments
     _rest: Callable[[], RestBinding]
-    _cards: Callable[[], CardDocuments]
+    _cards_v1: Callable[[], CardDocuments]
 
     @property
     def rest(self) -> RestBinding:
         return self._rest()
 
     @property
-    def cards(self) -> CardDocuments:
+    def cards_v1(self) -> CardDocuments:
         """The 1.0 card documents (public and extended), signed when push signing is on."""
-        return self._cards()
+        return self._cards_v1()
 
 
 def build_protocols(
@@ -92,11 +96,9 @@ def build_protocols(
     def v1() -> Binding:
         from a2a_core.protocol.v1.methods import v1_binding
 
-        hint = "{} is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
-        return v1_binding(v1_methods(), {name: hint.format(name) for name in MethodName})
+        return v1_binding(v1_methods(), _v0_hint)
 
     def v0() -> Binding:
-        hint = "{} is an A2A 1.0 method: send the header A2A-Version: 1.0"
         methods = v0_methods(
             engine,
             streams=streams,
@@ -105,7 +107,7 @@ def build_protocols(
             fasta2a_compat=settings.fasta2a_compat,
             tenant=settings.tenant,
         )
-        return v0_binding(methods, {name: hint.format(name) for name in V1_OPERATIONS})
+        return v0_binding(methods, _v1_hint)
 
     @functools.cache
     def rest() -> RestBinding:
@@ -113,4 +115,5 @@ def build_protocols(
 
         return RestBinding(v1_methods())
 
-    return Protocols(Dispatcher({Version.V0_3: v0, Version.V1_0: v1}), rest, documents)
+    dispatcher = Dispatcher({Version.V0_3: v0, Version.V1_0: v1})
+    return Protocols(dispatcher, v0_card.CardDocuments(cards), rest, documents)

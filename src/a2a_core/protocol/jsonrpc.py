@@ -89,8 +89,8 @@ class Binding:
     error_body: Callable[[RequestId, A2AError], bytes]
     # A stream item's result (a Task or an update event of the domain model) as the JSON-RPC result.
     encode_event: Callable[[BaseModel], bytes]
-    # Every other generation's method names, with the A2A-Version header that reaches them.
-    foreign: Mapping[str, str] = field(default_factory=dict)
+    # For another generation's method name: how to reach it (the A2A-Version to send); else None.
+    foreign: Callable[[str], str | None] = field(default=lambda name: None)
 
 
 @dataclass(frozen=True)
@@ -172,7 +172,7 @@ class Dispatcher:
     def _call(self, binding: Binding, envelope: Envelope) -> Call:
         method = binding.methods.get(envelope.method)
         if method is None:
-            hint = binding.foreign.get(envelope.method)
+            hint = binding.foreign(envelope.method)
             if hint is not None:
                 raise RequestError(envelope.id, VersionNotSupportedError(hint))
             raise RequestError(envelope.id, MethodNotFoundError(f"Method {envelope.method!r} not found"))
@@ -274,14 +274,6 @@ class RequestError(Exception):
         super().__init__(error.message)
         self.request_id = request_id
         self.error = error
-
-
-def result_body(request_id: RequestId, result: BaseModel | None) -> bytes:
-    """A 0.x success response (a domain model as its own camelCase JSON); tests and tools use it."""
-    head = b'{"jsonrpc":"2.0","id":' + json.dumps(request_id).encode() + b',"result":'
-    if result is None:
-        return head + b"null}"
-    return head + result.model_dump_json(by_alias=True, exclude_none=True).encode() + b"}"
 
 
 def error_body(request_id: RequestId, error: A2AError) -> bytes:

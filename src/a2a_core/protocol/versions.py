@@ -9,37 +9,37 @@ VersionNotSupportedError that lists what is served.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from enum import Enum
 
+from a2a_core import generations
 from a2a_core.core.errors import VersionNotSupportedError
 
 HEADER = "A2A-Version"
 
 
 class Version(Enum):
-    V0_3 = "0.3"
-    V1_0 = "1.0"
+    """The codec a request is answered by (0.2.5 requests reach 0.3's): `generations.Generation.codec`."""
+
+    V0_3 = generations.V0_3.codec
+    V1_0 = generations.V1_0.codec
 
 
-# Major.Minor -> the codec that serves it; 0.2 requests are served by the 0.3 codec.
-_SERVED: dict[tuple[int, int], Version] = {(0, 2): Version.V0_3, (0, 3): Version.V0_3, (1, 0): Version.V1_0}
+# Major.Minor -> the codec that serves it.
+_SERVED = {g.major_minor: Version(g.codec) for g in generations.GENERATIONS}
 SUPPORTED = tuple(version.value for version in Version)
 
 # Header fields or query parameters: a mapping, or (name, value) pairs that may repeat a name.
 Fields = Mapping[str, str] | Iterable[tuple[str, str]]
-
-_PATTERN = re.compile(r"(\d+)\.(\d+)(?:\.\d+)?")
 
 
 def parse_version(value: str | None) -> Version:
     """The version a raw ``A2A-Version`` value asks for; raises VersionNotSupportedError."""
     text = (value or "").strip()  # HTTP strips optional whitespace around field values too
     if not text:
-        return Version.V0_3
-    match = _PATTERN.fullmatch(text)
-    served = _SERVED.get((int(match[1]), int(match[2]))) if match else None
+        return Version(generations.UNNAMED.codec)
+    wanted = generations.major_minor(text)
+    served = _SERVED.get(wanted) if wanted else None
     if served is None:
         raise VersionNotSupportedError(
             f"A2A-Version {value!r} is not supported; this agent speaks {', '.join(SUPPORTED)} "
@@ -59,7 +59,7 @@ def requested_version(headers: Fields, query: Fields) -> Version:
     """
     given = [*_lookup(headers), *_lookup(query)]
     if not given:
-        return Version.V0_3
+        return Version(generations.UNNAMED.codec)
     versions = {parse_version(value) for value in given}
     if len(versions) > 1:
         raise VersionNotSupportedError(

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
-from a2a_core.domain.push import PUSH_V0
+from a2a_core.generations import V0_3
 
 
 class PushDeadLetter(BaseModel):
@@ -33,8 +33,8 @@ class PushDeadLetter(BaseModel):
     attempts: int
     failed_at: float
     body: str | None = None  # the exact body sent (UTF-8 JSON); None when too large to keep
-    # The config's protocol version the body was encoded for (letters kept before it was: 0.x).
-    protocol_version: str = PUSH_V0
+    # The config's generation the body was encoded for (letters kept before it was: 0.3).
+    protocol_version: str = V0_3.version
 
 
 class PushDeadLetters(ABC):

@@ -117,10 +117,9 @@ class PushNotifier:
         (each payload is encoded once, however many configs share it)."""
         notifications: dict[str, Notification] = {}
         for config in configs:
-            version = config.protocol_version
-            if version not in notifications:
-                notifications[version] = self._notification(task, seq, version)
-        deliveries = (self._deliver_one(notifications[c.protocol_version], c, deadline) for c in configs)
+            if config.generation not in notifications:
+                notifications[config.generation] = self._notification(task, seq, config.generation)
+        deliveries = (self._deliver_one(notifications[c.generation], c, deadline) for c in configs)
         results = await asyncio.gather(*deliveries, return_exceptions=True)
         errors = [r for r in results if isinstance(r, BaseException)]
         if errors:
@@ -134,7 +133,7 @@ class PushNotifier:
         config = await self.push_store.get(letter.task_id, letter.config_id)
         if config is None:
             return None
-        version = config.protocol_version
+        version = config.generation
         if letter.body is not None and letter.protocol_version == version:
             content_type = self.payloads.for_version(version).content_type
             notification = Notification(letter.task_id, letter.seq, letter.body.encode(), content_type)
@@ -180,7 +179,7 @@ class PushNotifier:
                 attempts=result.attempts,
                 failed_at=self._clock(),
                 body=notification.body.decode(),
-                protocol_version=config.protocol_version,
+                protocol_version=config.generation,
             )
         )
         self.metrics.count(FAILED)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from a2a_core.domain import Task
-from a2a_core.domain.push import PUSH_V0
+from a2a_core.generations import V0_3
 
 logger = logging.getLogger(__name__)
 
@@ -45,14 +45,14 @@ class TaskPayload(PushPayload):
 class PushPayloads:
     """The payload of each protocol generation, each built on first use.
 
-    ``factories`` maps a config's ``protocol_version`` to its payload's factory; `PUSH_V0` is
-    always the Task. A version without one (a config written by a newer deployment, or wiring
+    ``factories`` maps a config's ``generation`` to its payload's factory; 0.3's is always the
+    Task. A version without one (a config written by a newer deployment, or wiring
     that left 1.0 out) gets the Task too, with a warning: a notification in a shape the receiver
     may not expect beats none at all.
     """
 
     def __init__(self, factories: Mapping[str, PayloadFactory] | None = None) -> None:
-        self._factories: dict[str, PayloadFactory] = {PUSH_V0: TaskPayload, **(factories or {})}
+        self._factories: dict[str, PayloadFactory] = {V0_3.version: TaskPayload, **(factories or {})}
         self._built: dict[str, PushPayload] = {}
 
     def for_version(self, protocol_version: str) -> PushPayload:
@@ -63,9 +63,9 @@ class PushPayloads:
                 logger.warning(
                     "no push payload for protocol version %r; sending its configs the %s payload",
                     protocol_version,
-                    PUSH_V0,
+                    V0_3.version,
                 )
-                payload = self.for_version(PUSH_V0)
+                payload = self.for_version(V0_3.version)
             else:
                 payload = factory()
             self._built[protocol_version] = payload

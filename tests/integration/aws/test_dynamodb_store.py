@@ -43,7 +43,7 @@ from a2a_core.domain import (
     TaskState,
     TextPart,
 )
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
+from a2a_core.generations import V0_3, V1_0
 from a2a_core.local.moto_server import LocalAws
 from support import user_message
 
@@ -306,11 +306,14 @@ async def test_a_push_configs_generation_is_an_attribute_beside_its_json_and_old
     client = local_aws.clients.dynamodb
     pushes = DynamoDBPushConfigStore(client, aws_resources.table, retention_seconds=DAY)
     await pushes.put(
-        "t1", PushNotificationConfig(url="https://hooks.example.com/", id="new").created_through(PUSH_V1)
+        "t1",
+        PushNotificationConfig(url="https://hooks.example.com/", id="new").model_copy(
+            update={"generation": V1_0.version}
+        ),
     )
     key = {TABLE.partition_key: {"S": "TASK#t1"}, TABLE.sort_key: {"S": "PUSH#new"}}
     item = client.get_item(TableName=aws_resources.table, Key=key)["Item"]
-    assert item["protocol_version"] == {"S": PUSH_V1}
+    assert item["protocol_version"] == {"S": V1_0.version}
     assert set(json.loads(item["config"]["S"])) == {"url", "id", "token", "authentication"}  # no marker
 
     # An item written before the generation was kept: the config JSON alone.
@@ -319,8 +322,8 @@ async def test_a_push_configs_generation_is_an_attribute_beside_its_json_and_old
     client.put_item(TableName=aws_resources.table, Item={**old_key, **old})
     got = await pushes.get("t1", "old")
     assert got is not None
-    assert got.protocol_version == PUSH_V0
-    assert [c.protocol_version for c in await pushes.list("t1")] == [PUSH_V0, PUSH_V1]
+    assert got.generation == V0_3.version
+    assert [c.generation for c in await pushes.list("t1")] == [V0_3.version, V1_0.version]
 
 
 @pytest.mark.anyio

@@ -27,8 +27,8 @@ from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
 from a2a_core.domain import PushNotificationConfig, TaskState
-from a2a_core.domain.push import PUSH_V0, PUSH_V1
 from a2a_core.examples.echo import agent as echo
+from a2a_core.generations import V0_3, V1_0
 from a2a_core.local.moto_server import LocalAws
 from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
@@ -251,8 +251,8 @@ def test_each_config_is_pushed_and_dead_lettered_in_its_generations_payload_and_
 
     letters = {letter.config_id: letter for letter in deployment.dead_letters()}
     assert {c: letter.protocol_version for c, letter in letters.items()} == {
-        "v0-down": PUSH_V0,
-        "v1-down": PUSH_V1,
+        "v0-down": V0_3.version,
+        "v1-down": V1_0.version,
     }
     assert letters["v0-down"].body == posted["/v0"].body.decode()
     assert letters["v1-down"].body == posted["/v1"].body.decode()

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.compose.aws import build_kms_client
 from a2a_core.local.moto_server import LocalAws
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import CardDocuments
 from a2a_core.protocol.v1.card_signing import CardSignatureError, verify_card
 from a2a_core.push.signing import jwks

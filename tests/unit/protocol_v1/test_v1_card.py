@@ -11,7 +11,6 @@ import pytest
 from a2a.compat.v0_3.types import AgentCard as Sdk03AgentCard
 from a2a.compat.v0_3.types import HTTPAuthSecurityScheme as Sdk03HttpScheme
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
@@ -24,8 +23,7 @@ from a2a_core.domain import (
     OAuthFlows,
     OpenIdConnectSecurityScheme,
 )
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1._proto import dump
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import (
     CardDocuments,
     card_document,
@@ -36,6 +34,8 @@ from a2a_core.protocol.v1.card_builder import (
     supported_interfaces,
 )
 from a2a_core.protocol.v1.card_signing import verify_card
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire.protojson import dump
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.settings import Settings
 

@@ -13,9 +13,9 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
 
-from a2a_core.agent_card import CardBuilder
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.domain import AgentSkill
+from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import card_document, card_to_v1
 from a2a_core.protocol.v1.card_signing import CardSignatureError, canonical_payload, sign_card, verify_card
 from a2a_core.push.signing import LocalSigner, jwks

@@ -33,12 +33,12 @@ from a2a_core.domain import (
     TaskStatusUpdateEvent,
     TextPart,
 )
-from a2a_core.domain.push import PUSH_V1
+from a2a_core.generations import V1_0
 from a2a_core.protocol.v1 import codec, push_codec
-from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, format_timestamp
+from a2a_core.protocol.v1.wire import parts as w
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.protojson import dump, format_timestamp
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -250,8 +250,10 @@ def test_stream_events_round_trip(event: Any) -> None:
 def test_push_configs_round_trip(config: TaskPushConfig) -> None:
     wire = over_the_wire(push_codec.push_config_to_v1(config), wp.TaskPushNotificationConfig)
     decoded = push_codec.push_config_from_v1(wire)
-    assert decoded.config.protocol_version == PUSH_V1  # created through 1.0: 1.0 payloads
-    assert decoded == dataclasses.replace(config, config=config.config.created_through(PUSH_V1))
+    assert decoded.config.generation == V1_0.version  # created through 1.0: 1.0 payloads
+    assert decoded == dataclasses.replace(
+        config, config=config.config.model_copy(update={"generation": V1_0.version})
+    )
     assert dump(push_codec.push_config_to_v1(push_codec.push_config_from_v1(wire))) == dump(wire)
 
 

@@ -10,9 +10,9 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from a2a_core.core import errors as e
-from a2a_core.protocol.v1._proto import invalid_params
 from a2a_core.protocol.v1.errors import (
     A2A_DOMAIN,
+    ANSWERED_AS,
     BAD_REQUEST_TYPE,
     ERROR_INFO_TYPE,
     ERROR_TABLE,
@@ -23,7 +23,8 @@ from a2a_core.protocol.v1.errors import (
     mapping_for,
     rest_error,
 )
-from a2a_core.protocol.v1.parts import Message
+from a2a_core.protocol.v1.wire.parts import Message
+from a2a_core.protocol.v1.wire.protojson import invalid_params
 from a2a_core.protocol.validation import invalid_params as jsonrpc_invalid_params
 
 SDK_ERRORS: dict[str, Any] = json.loads(
@@ -57,7 +58,7 @@ def test_every_error_is_mapped_as_the_spec_says(
 ) -> None:
     mapping = mapping_for(cls("boom"))
     assert (mapping.code, mapping.grpc_status, mapping.http_status) == (code, grpc, http)
-    assert cls.code == code  # the 0.x code the class carries agrees
+    assert cls.code == code  # the code the class carries, every generation's
 
 
 @pytest.mark.parametrize(
@@ -235,3 +236,23 @@ def test_subclasses_use_their_own_entry_or_their_nearest_base(
 ) -> None:
     status, body = rest_error(error)
     assert (body["error"]["details"][0]["reason"], status, body["error"]["status"]) == (reason, http, grpc)
+
+
+def test_1_0_states_no_code_of_its_own_but_the_two_it_answers_as_other_errors() -> None:
+    overridden = {cls for cls, mapping in ERROR_TABLE.items() if mapping.code != cls.code}
+    assert overridden == set(ANSWERED_AS) == {e.PushConfigNotFoundError, e.TaskTerminalError}
+    for cls, known in ANSWERED_AS.items():
+        assert ERROR_TABLE[cls] == ERROR_TABLE[known]
+
+
+@pytest.mark.parametrize(
+    ("error", "v0_code", "v1_code"),
+    [(e.PushConfigNotFoundError(), -32602, -32001), (e.TaskTerminalError(), -32602, -32004)],
+)
+def test_each_generation_answers_the_overridden_errors_its_way(
+    error: e.A2AError, v0_code: int, v1_code: int
+) -> None:
+    from a2a_core.protocol.jsonrpc import error_body
+
+    assert json.loads(error_body(1, error))["error"]["code"] == v0_code
+    assert json.loads(jsonrpc_error_body(1, error))["error"]["code"] == v1_code

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1 import security as ws
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, invalid_params
-from a2a_core.protocol.v1.parts import Artifact, Message, Part
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire import params as wq
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire import security as ws
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.parts import Artifact, Message, Part
+from a2a_core.protocol.v1.wire.protojson import dump, invalid_params
 
 FIXTURES = Path(__file__).parents[2] / "fixtures" / "a2a_v1"
 SDK_OBJECTS: dict[str, Any] = json.loads((FIXTURES / "sdk13_objects.json").read_text())

@@ -10,7 +10,9 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.protocol.v1._proto import (
+from a2a_core.protocol.v1.wire.params import GetTaskRequest, ListTasksRequest, SendMessageConfiguration
+from a2a_core.protocol.v1.wire.parts import Message, Part, Role
+from a2a_core.protocol.v1.wire.protojson import (
     INT32_MAX,
     INT32_MIN,
     Int32,
@@ -22,9 +24,7 @@ from a2a_core.protocol.v1._proto import (
     invalid_params,
     parse_timestamp,
 )
-from a2a_core.protocol.v1.params import GetTaskRequest, ListTasksRequest, SendMessageConfiguration
-from a2a_core.protocol.v1.parts import Message, Part, Role
-from a2a_core.protocol.v1.tasks import TaskStatus
+from a2a_core.protocol.v1.wire.tasks import TaskStatus
 
 
 def violations(model: type[Any], data: dict[str, Any]) -> list[dict[str, str]]:

@@ -31,16 +31,11 @@ from a2a_core.domain import (
     TaskStatus,
     TextPart,
 )
-from a2a_core.domain.push import PUSH_V1
-from a2a_core.protocol.v1._proto import dump
-from a2a_core.protocol.v1.request_codec import (
-    OPERATIONS,
-    STREAMING_OPERATIONS,
-    check_tenant,
-    decode_params,
-    push_config_page_to_v1,
-    task_page_to_v1,
-)
+from a2a_core.generations import V1_0
+from a2a_core.protocol.v1.operations import OPERATIONS, decode_params
+from a2a_core.protocol.v1.request_codec import check_tenant
+from a2a_core.protocol.v1.result_codec import push_config_page_to_v1, task_page_to_v1
+from a2a_core.protocol.v1.wire.protojson import dump
 
 MESSAGE = {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}], "taskId": "t1"}
 DOMAIN_MESSAGE = Message(message_id="m1", role=Role.user, parts=[TextPart(text="hi")], task_id="t1")
@@ -60,7 +55,10 @@ def test_every_1_0_operation_is_in_the_table() -> None:
         "DeleteTaskPushNotificationConfig",
         "GetExtendedAgentCard",
     }
-    assert set(STREAMING_OPERATIONS) == {"SendStreamingMessage", "SubscribeToTask"}
+    assert {name for name, op in OPERATIONS.items() if op.streaming} == {
+        "SendStreamingMessage",
+        "SubscribeToTask",
+    }
 
 
 def test_send_message_decodes_every_field() -> None:
@@ -88,7 +86,7 @@ def test_send_message_decodes_every_field() -> None:
             url="https://hooks.example.com/a",
             token="tok",
             authentication=PushNotificationAuthenticationInfo(schemes=["Bearer"], credentials="c"),
-        ).created_through(PUSH_V1),
+        ).model_copy(update={"generation": V1_0.version}),
         metadata={"k": "v"},
         tenant="acme",
     )
@@ -139,9 +137,11 @@ def test_push_config_operations_decode() -> None:
     create = decode_params(
         "CreateTaskPushNotificationConfig", {"taskId": "t1", "id": "c1", "url": "https://h/x", "tenant": "a"}
     )
-    expected = PushNotificationConfig(url="https://h/x", id="c1").created_through(PUSH_V1)
+    expected = PushNotificationConfig(url="https://h/x", id="c1").model_copy(
+        update={"generation": V1_0.version}
+    )
     assert create == TaskPushConfig("t1", expected, tenant="a")
-    assert create.config.protocol_version == PUSH_V1
+    assert create.config.generation == V1_0.version
     ref = {"taskId": "t1", "id": "c1"}
     assert decode_params("GetTaskPushNotificationConfig", ref) == PushConfigRef("t1", "c1")
     assert decode_params("DeleteTaskPushNotificationConfig", ref) == PushConfigRef("t1", "c1")

@@ -16,9 +16,9 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.domain import PushNotificationConfig, TaskState
-from a2a_core.domain.push import PUSH_V1
+from a2a_core.generations import V1_0
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
-from a2a_core.protocol.v1.request_codec import OPERATIONS, decode_params
+from a2a_core.protocol.v1.operations import OPERATIONS, decode_params
 from a2a_core.protocol.v1.rest_routes import ROUTES, RestCall, match, parse_body, resolve
 
 # The proto's google.api.http bindings (method, path), plus the spec table's POST :subscribe.
@@ -57,12 +57,11 @@ def test_each_route_resolves_with_its_path_parameters(method: str, template: str
     if "{id}" in template:
         expected["id"] = "x-2"
     assert call.params == expected
-    assert call.streaming is (call.operation in ("SendStreamingMessage", "SubscribeToTask"))
 
 
 def test_get_task_binds_query_parameters() -> None:
     call = resolve("GET", "/tasks/t1", [("historyLength", "10"), ("A2A-Version", "1.0")], None)
-    assert call == RestCall("GetTask", {"historyLength": "10", "id": "t1"}, streaming=False)
+    assert call == RestCall("GetTask", {"historyLength": "10", "id": "t1"})
     assert decode_params(call.operation, call.params) == TaskQuery("t1", 10)
 
 
@@ -121,7 +120,9 @@ def test_post_binds_the_body_and_the_path() -> None:
     assert call.params == {"url": "https://hooks.example.com/x", "id": "c1", "tenant": "acme", "taskId": "t1"}
     assert decode_params(call.operation, call.params) == TaskPushConfig(
         "t1",
-        PushNotificationConfig(url="https://hooks.example.com/x", id="c1").created_through(PUSH_V1),
+        PushNotificationConfig(url="https://hooks.example.com/x", id="c1").model_copy(
+            update={"generation": V1_0.version}
+        ),
         tenant="acme",
     )
 

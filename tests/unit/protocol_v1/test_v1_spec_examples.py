@@ -16,11 +16,11 @@ from pydantic import BaseModel, ValidationError
 
 from a2a_core.core.requests import ExtendedCardRequest, ListTasksQuery, TaskQuery, TaskRef
 from a2a_core.domain import TaskState
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import dump, invalid_params
-from a2a_core.protocol.v1.request_codec import decode_params
+from a2a_core.protocol.v1.operations import decode_params
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire import params as wq
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.protojson import dump, invalid_params
 
 WEATHER = {
     "message": {

@@ -1,8 +1,8 @@
 """`PushConfigStore` on DynamoDB: one item per config, in its task's partition.
 
 Items are keyed ``TASK#<task_id>`` / ``PUSH#<config_id>`` and hold ``config`` (the config's JSON),
-``protocol_version`` (the generation that created it; items stored before it was kept have none
-and read as `PUSH_V0`), ``created_at`` (when the id was first stored: it orders the list) and the
+``protocol_version`` (its ``generation``, which the JSON does not carry; items stored before it
+was kept have none and read as 0.3), ``created_at`` (when the id was first stored: it orders the list) and the
 TTL attribute.
 """
 
@@ -18,13 +18,13 @@ from a2a_core.aws.dynamodb.keys import task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.domain import PushNotificationConfig
-from a2a_core.domain.push import PUSH_V0
+from a2a_core.generations import V0_3
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
 CONFIG = "config"
-PROTOCOL_VERSION = "protocol_version"
+GENERATION = "protocol_version"  # the attribute's name since configs first kept it
 # Shares its name (and so its N type) with the context index's sort key; push items carry no
 # context_id, so the sparse index never holds them.
 CREATED_AT = "created_at"
@@ -62,13 +62,13 @@ class DynamoDBPushConfigStore(PushConfigStore):
             ),
             ExpressionAttributeNames={
                 "#config": CONFIG,
-                "#protocol": PROTOCOL_VERSION,
+                "#protocol": GENERATION,
                 "#created": CREATED_AT,
                 "#ttl": TABLE.ttl_attribute,
             },
             ExpressionAttributeValues={
                 ":config": {"S": stored.model_dump_json()},
-                ":protocol": {"S": stored.protocol_version},
+                ":protocol": {"S": stored.generation},
                 ":now": {"N": f"{now:.6f}"},
                 ":ttl": {"N": str(int(now) + self._retention)},
             },
@@ -112,8 +112,10 @@ class DynamoDBPushConfigStore(PushConfigStore):
 
 
 def _config(item: Item) -> PushNotificationConfig:
-    protocol_version = str(item[PROTOCOL_VERSION]["S"]) if PROTOCOL_VERSION in item else PUSH_V0
-    return PushNotificationConfig.model_validate_json(item[CONFIG]["S"]).created_through(protocol_version)
+    generation = str(item[GENERATION]["S"]) if GENERATION in item else V0_3.version
+    return PushNotificationConfig.model_validate_json(item[CONFIG]["S"]).model_copy(
+        update={"generation": generation}
+    )
 
 
 def _created(item: Item) -> tuple[float, str]:

@@ -95,9 +95,10 @@ def refusal(method: Method) -> Dialect:
 def decode_send(params: dict[str, Any], tenant: str | None) -> SendRequest:
     """fasta2a's MessageSendParams as the 1.0 SendMessageRequest they are, but for the enums'
     spelling and ``blocking`` (1.0: ``returnImmediately``, its negation)."""
-    from a2a_core.protocol.v1.request_codec import check_tenant, decode_params
+    from a2a_core.protocol.v1.operations import SEND_MESSAGE
+    from a2a_core.protocol.v1.request_codec import check_tenant
 
-    request = decode_params("SendMessage", _as_v1(params))
+    request = SEND_MESSAGE.decode(_as_v1(params))
     assert isinstance(request, SendRequest)
     check_tenant(request.tenant, tenant)
     return request

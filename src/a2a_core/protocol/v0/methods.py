@@ -38,7 +38,7 @@ from a2a_core.protocol.jsonrpc import (
 )
 from a2a_core.protocol.v0 import fasta2a
 from a2a_core.protocol.v0.method_names import MethodName
-from a2a_core.protocol.v0.params import (
+from a2a_core.protocol.v0.wire import (
     DeleteTaskPushNotificationConfigParams,
     GetTaskPushNotificationConfigParams,
     ListTaskPushNotificationConfigParams,
@@ -200,7 +200,7 @@ def _extended_card(card: Callable[[Caller], Awaitable[bytes]] | None) -> Callabl
     return handler
 
 
-def v0_binding(methods: dict[str, Method], foreign: dict[str, str]) -> Binding:
+def v0_binding(methods: dict[str, Method], foreign: Callable[[str], str | None]) -> Binding:
     return Binding(Version.V0_3, methods, error_body=_error_body, encode_event=encode_model, foreign=foreign)
 
 

@@ -29,27 +29,29 @@ from a2a_core.domain import (
     SecurityScheme,
     to_wire,
 )
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import security as ws
-from a2a_core.protocol.v1._proto import dump
+from a2a_core.generations import JSONRPC, V0_3, V1_0
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire import security as ws
+from a2a_core.protocol.v1.wire.protojson import dump
 
 if TYPE_CHECKING:
-    from a2a_core.agent_card import CardBuilder
+    from a2a_core.protocol.card import CardBuilder
     from a2a_core.push.signing import Signer
-
-V1_0 = "1.0"
-V0_3 = "0.3"
-# What 0.3 clients read as the card's version (the 0.3.0 schema's default).
-LEGACY_PROTOCOL_VERSION = "0.3.0"
 
 
 def supported_interfaces(url: str, tenant: str | None = None) -> list[wc.AgentInterface]:
-    """Every binding this server answers at ``url``, in preference order; the 1.0 ones name the
-    ``tenant`` it serves, if any (0.3 has no tenants)."""
+    """Every binding this server answers at ``url``, in preference order: 1.0's, then 0.3's (whose
+    card 0.2.5 clients do not read: theirs is ``/.well-known/agent.json``). The 1.0 ones name
+    the ``tenant`` it serves, if any (0.3 has no tenants)."""
     return [
-        wc.AgentInterface(url=url, protocol_binding=wc.JSONRPC, protocol_version=V1_0, tenant=tenant),
-        wc.AgentInterface(url=url, protocol_binding=wc.HTTP_JSON, protocol_version=V1_0, tenant=tenant),
-        wc.AgentInterface(url=url, protocol_binding=wc.JSONRPC, protocol_version=V0_3),
+        wc.AgentInterface(
+            url=url,
+            protocol_binding=binding,
+            protocol_version=generation.version,
+            tenant=tenant if generation is V1_0 else None,
+        )
+        for generation in (V1_0, V0_3)
+        for binding in generation.bindings
     ]
 
 
@@ -135,10 +137,10 @@ def legacy_fields(card: AgentCard) -> dict[str, Any]:
     """The card as a 0.3 client reads it."""
     legacy = card.model_copy(
         update={
-            "protocol_version": LEGACY_PROTOCOL_VERSION,
-            "preferred_transport": wc.JSONRPC,
+            "protocol_version": V0_3.card_version,
+            "preferred_transport": JSONRPC,
             # 0.3 best practice: list the preferred interface here too.
-            "additional_interfaces": [AgentInterface(url=card.url, transport=wc.JSONRPC)],
+            "additional_interfaces": [AgentInterface(url=card.url, transport=JSONRPC)],
             "supports_authenticated_extended_card": card.supports_authenticated_extended_card or None,
         }
     )

@@ -21,8 +21,8 @@ from a2a_core.domain import (
     OpenIdConnectSecurityScheme,
     SecurityScheme,
 )
-from a2a_core.protocol.v1 import card as wc
-from a2a_core.protocol.v1 import security as ws
+from a2a_core.protocol.v1.wire import card as wc
+from a2a_core.protocol.v1.wire import security as ws
 
 
 def card_from_v1(card: wc.AgentCard) -> AgentCard:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 import rfc8785
 from pydantic import ValidationError
 
-from a2a_core.protocol.v1._proto import dump
-from a2a_core.protocol.v1.card import AgentCard, AgentCardSignature
+from a2a_core.protocol.v1.wire.card import AgentCard, AgentCardSignature
+from a2a_core.protocol.v1.wire.protojson import dump
 
 if TYPE_CHECKING:
     from a2a_core.push.signing import Signer

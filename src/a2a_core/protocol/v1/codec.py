@@ -33,9 +33,9 @@ from a2a_core.domain import (
     TaskStatusUpdateEvent,
     TextPart,
 )
-from a2a_core.protocol.v1 import parts as w
-from a2a_core.protocol.v1 import tasks as wt
-from a2a_core.protocol.v1._proto import canonical_base64, format_timestamp, parse_timestamp
+from a2a_core.protocol.v1.wire import parts as w
+from a2a_core.protocol.v1.wire import tasks as wt
+from a2a_core.protocol.v1.wire.protojson import canonical_base64, format_timestamp, parse_timestamp
 
 DATA_PART_COMPAT = "data_part_compat"
 

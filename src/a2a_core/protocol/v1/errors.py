@@ -1,5 +1,7 @@
-"""1.0 error encoding: one table from each error class to its code in every binding (spec 5.4,
-9.5, 11.6; reasons as a2a-sdk 1.3 names them), and the JSON-RPC and HTTP+JSON error bodies.
+"""1.0 error encoding: each error's code in every binding (spec 5.4, 9.5, 11.6), and the JSON-RPC
+and HTTP+JSON error bodies. The JSON-RPC code is the core error's own (`A2AError.code`, which 0.x
+answers too); what 1.0 adds (reason, statuses) is `_STATUS`, and the two errors 1.0 answers as
+another error are `ANSWERED_AS`.
 
 Both bodies carry a ``google.rpc.ErrorInfo`` (``reason``, ``domain: a2a-protocol.org``,
 ``metadata`` from the error's ``data``, values as strings as the proto map requires: non-strings
@@ -57,37 +59,40 @@ class ErrorMapping:
     http_status: int
 
 
-def _m(code: int, reason: str, grpc_status: str, http_status: int) -> ErrorMapping:
-    return ErrorMapping(code, reason, grpc_status, http_status)
-
-
-ERROR_TABLE: Mapping[type[A2AError], ErrorMapping] = {
-    JSONParseError: _m(-32700, "PARSE_ERROR", "INVALID_ARGUMENT", 400),
-    InvalidRequestError: _m(-32600, "INVALID_REQUEST", "INVALID_ARGUMENT", 400),
-    MethodNotFoundError: _m(-32601, "METHOD_NOT_FOUND", "NOT_FOUND", 404),
-    MethodNotAllowedError: _m(-32601, "METHOD_NOT_FOUND", "UNIMPLEMENTED", 405),
-    InvalidParamsError: _m(-32602, "INVALID_PARAMS", "INVALID_ARGUMENT", 400),
-    InternalError: _m(-32603, "INTERNAL_ERROR", "INTERNAL", 500),
+# What 1.0 adds to each error: its ErrorInfo reason, google.rpc status and HTTP status (spec 5.4,
+# reasons as a2a-sdk 1.3 names them). Its JSON-RPC code is the error's own, `A2AError.code`.
+_STATUS: Mapping[type[A2AError], tuple[str, str, int]] = {
+    JSONParseError: ("PARSE_ERROR", "INVALID_ARGUMENT", 400),
+    InvalidRequestError: ("INVALID_REQUEST", "INVALID_ARGUMENT", 400),
+    MethodNotFoundError: ("METHOD_NOT_FOUND", "NOT_FOUND", 404),
+    MethodNotAllowedError: ("METHOD_NOT_FOUND", "UNIMPLEMENTED", 405),
+    InvalidParamsError: ("INVALID_PARAMS", "INVALID_ARGUMENT", 400),
+    InternalError: ("INTERNAL_ERROR", "INTERNAL", 500),
     # Retryable: the store or the queue refused; 503 tells HTTP clients and proxies so.
-    StoreUnavailableError: _m(-32603, "INTERNAL_ERROR", "UNAVAILABLE", 503),
-    BrokerUnavailableError: _m(-32603, "INTERNAL_ERROR", "UNAVAILABLE", 503),
-    TaskNotFoundError: _m(-32001, "TASK_NOT_FOUND", "NOT_FOUND", 404),
-    # 1.0 (3.1.8): an unknown push config is a TaskNotFoundError; 0.x answers -32602.
-    PushConfigNotFoundError: _m(-32001, "TASK_NOT_FOUND", "NOT_FOUND", 404),
-    TaskNotCancelableError: _m(-32002, "TASK_NOT_CANCELABLE", "FAILED_PRECONDITION", 400),
-    PushNotificationNotSupportedError: _m(
-        -32003, "PUSH_NOTIFICATION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400
-    ),
-    UnsupportedOperationError: _m(-32004, "UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
-    # 1.0 (3.1.1): a message to a terminal task is UnsupportedOperationError; 0.x answers -32602.
-    TaskTerminalError: _m(-32004, "UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
-    ContentTypeNotSupportedError: _m(-32005, "CONTENT_TYPE_NOT_SUPPORTED", "INVALID_ARGUMENT", 400),
-    InvalidAgentResponseError: _m(-32006, "INVALID_AGENT_RESPONSE", "INTERNAL", 500),
-    ExtendedAgentCardNotConfiguredError: _m(
-        -32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED", "FAILED_PRECONDITION", 400
-    ),
-    ExtensionSupportRequiredError: _m(-32008, "EXTENSION_SUPPORT_REQUIRED", "FAILED_PRECONDITION", 400),
-    VersionNotSupportedError: _m(-32009, "VERSION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400),
+    StoreUnavailableError: ("INTERNAL_ERROR", "UNAVAILABLE", 503),
+    BrokerUnavailableError: ("INTERNAL_ERROR", "UNAVAILABLE", 503),
+    TaskNotFoundError: ("TASK_NOT_FOUND", "NOT_FOUND", 404),
+    TaskNotCancelableError: ("TASK_NOT_CANCELABLE", "FAILED_PRECONDITION", 400),
+    PushNotificationNotSupportedError: ("PUSH_NOTIFICATION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400),
+    UnsupportedOperationError: ("UNSUPPORTED_OPERATION", "FAILED_PRECONDITION", 400),
+    ContentTypeNotSupportedError: ("CONTENT_TYPE_NOT_SUPPORTED", "INVALID_ARGUMENT", 400),
+    InvalidAgentResponseError: ("INVALID_AGENT_RESPONSE", "INTERNAL", 500),
+    ExtendedAgentCardNotConfiguredError: ("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "FAILED_PRECONDITION", 400),
+    ExtensionSupportRequiredError: ("EXTENSION_SUPPORT_REQUIRED", "FAILED_PRECONDITION", 400),
+    VersionNotSupportedError: ("VERSION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400),
+}
+# Where 1.0 answers an error as another (code, reason and statuses alike); 0.x answers both as
+# what they are in the core, InvalidParamsError (-32602).
+ANSWERED_AS: Mapping[type[A2AError], type[A2AError]] = {
+    # 3.1.8: an unknown push config is a TaskNotFoundError.
+    PushConfigNotFoundError: TaskNotFoundError,
+    # 3.1.1: a message to a terminal task is an UnsupportedOperationError.
+    TaskTerminalError: UnsupportedOperationError,
+}
+_OWN = {error: ErrorMapping(error.code, *status) for error, status in _STATUS.items()}
+ERROR_TABLE: Mapping[type[A2AError], ErrorMapping] = {
+    **_OWN,
+    **{error: _OWN[known] for error, known in ANSWERED_AS.items()},
 }
 
 

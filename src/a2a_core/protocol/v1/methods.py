@@ -1,37 +1,23 @@
-"""The A2A 1.0 operations: name -> (decode params, handler, encode result), for both bindings.
+"""The A2A 1.0 method table, for both bindings: each row of `operations.OPERATIONS` as a
+`jsonrpc.Method` (decode params, handler, encode result).
 
 JSON-RPC 1.0 dispatches on this table directly; HTTP+JSON (`rest`) resolves a route to the same
-operation name and params, so the two bindings cannot drift apart (spec 5.1). Params decode into
-the core's neutral requests (`request_codec`); results encode through the 1.0 codec.
+operation name and params, so the two bindings cannot drift apart (spec 5.1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
-
-from pydantic import BaseModel
 
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.errors import (
-    A2AError,
-    UnsupportedOperationError,
-)
-from a2a_core.core.requests import PushConfigPage, TaskPage, TaskPushConfig
-from a2a_core.domain import Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent
+from a2a_core.core.errors import A2AError, UnsupportedOperationError
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
-from a2a_core.protocol.v1._proto import dump_json
-from a2a_core.protocol.v1.codec import event_to_v1, send_response_to_v1, task_to_v1
 from a2a_core.protocol.v1.errors import jsonrpc_error_body
-from a2a_core.protocol.v1.push_codec import push_config_to_v1
-from a2a_core.protocol.v1.request_codec import (
-    OPERATIONS,
-    check_tenant,
-    decode_params,
-    push_config_page_to_v1,
-    task_page_to_v1,
-)
+from a2a_core.protocol.v1.operations import OPERATIONS, Operation, PushOff, Services, StreamsOff
+from a2a_core.protocol.v1.request_codec import check_tenant
+from a2a_core.protocol.v1.result_codec import event_json
 from a2a_core.protocol.versions import Version
 
 if TYPE_CHECKING:
@@ -40,44 +26,8 @@ if TYPE_CHECKING:
 
 ExtendedCard = Callable[[Caller], Awaitable[bytes]]
 
-
-def _task(task: Task) -> bytes:
-    return dump_json(task_to_v1(task))
-
-
-def _sent(result: Task | Message) -> bytes:
-    return dump_json(send_response_to_v1(result))
-
-
-def _page(page: TaskPage) -> bytes:
-    # The engine already left artifacts out unless the query asked for them.
-    return dump_json(task_page_to_v1(page, include_artifacts=True))
-
-
-def _push(config: TaskPushConfig) -> bytes:
-    return dump_json(push_config_to_v1(config))
-
-
-def _push_page(page: PushConfigPage) -> bytes:
-    return dump_json(push_config_page_to_v1(page))
-
-
-def _empty(result: None) -> bytes:
-    return b"{}"  # google.protobuf.Empty
-
-
-def _raw(document: bytes) -> bytes:
-    return document
-
-
-def encode_event(event: BaseModel) -> bytes:
-    """A stream item (the Task, or a status or artifact update) as a 1.0 StreamResponse."""
-    if not isinstance(event, Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent):
-        raise TypeError(f"not a stream event: {type(event).__name__}")
-    return dump_json(event_to_v1(event))
-
-
-_streaming_disabled = streaming_disabled("SendMessage and GetTask")
+_STREAMS_OFF = StreamsOff(*[streaming_disabled("SendMessage and GetTask")] * 2)
+_PUSH_OFF = PushOff(*[push_disabled] * 4)
 
 
 def _extended_card(card: ExtendedCard | None) -> Callable[[Any, Caller], Awaitable[bytes]]:
@@ -98,45 +48,33 @@ def v1_methods(
     push: PushConfigService | None = None,
     extended_card: ExtendedCard | None = None,
     tenant: str | None = None,
+    operations: Mapping[str, Operation] = OPERATIONS,
 ) -> dict[str, Method]:
-    """The 1.0 operations; ``tenant`` is the one tenant served (None: a request naming any
-    tenant is refused)."""
-    handlers: dict[str, tuple[Callable[[Any, Caller], Awaitable[Any]], Callable[[Any], bytes]]] = {
-        "SendMessage": (engine.send_message, _sent),
-        "SendStreamingMessage": (streams.message_stream if streams else _streaming_disabled, _raw),
-        "GetTask": (engine.get_task, _task),
-        "ListTasks": (engine.list_tasks, _page),
-        "CancelTask": (engine.cancel_task, _task),
-        "SubscribeToTask": (streams.subscribe if streams else _streaming_disabled, _raw),
-        "CreateTaskPushNotificationConfig": (push.set if push else push_disabled, _push),
-        "GetTaskPushNotificationConfig": (push.get if push else push_disabled, _push),
-        "ListTaskPushNotificationConfigs": (push.list if push else push_disabled, _push_page),
-        "DeleteTaskPushNotificationConfig": (push.delete if push else push_disabled, _empty),
-        "GetExtendedAgentCard": (_extended_card(extended_card), _raw),
-    }
-    assert set(handlers) == set(OPERATIONS)
+    """The 1.0 operations; ``streams`` None turns streaming off, ``push`` None push notifications;
+    ``tenant`` is the one tenant served (None: a request naming any tenant is refused)."""
+    services = Services(engine, streams or _STREAMS_OFF, push or _PUSH_OFF, _extended_card(extended_card))
     return {
         name: Method(
-            _decoder(name, tenant),
-            handler,
-            encode,
-            streaming=streams is not None and name in ("SendStreamingMessage", "SubscribeToTask"),
+            _decoder(operation, tenant),
+            operation.serve(services),
+            operation.encode_result,
+            streaming=operation.streaming and streams is not None,
         )
-        for name, (handler, encode) in handlers.items()
+        for name, operation in operations.items()
     }
 
 
-def _decoder(operation: str, tenant: str | None) -> Callable[[dict[str, Any]], Any]:
+def _decoder(operation: Operation, tenant: str | None) -> Callable[[dict[str, Any]], Any]:
     def decode(params: dict[str, Any]) -> Any:
-        request = decode_params(operation, params)
+        request = operation.decode(params)
         check_tenant(getattr(request, "tenant", None), tenant)
         return request
 
     return decode
 
 
-def v1_binding(methods: dict[str, Method], foreign: dict[str, str]) -> Binding:
-    return Binding(Version.V1_0, methods, error_body=_error_body, encode_event=encode_event, foreign=foreign)
+def v1_binding(methods: dict[str, Method], foreign: Callable[[str], str | None]) -> Binding:
+    return Binding(Version.V1_0, methods, error_body=_error_body, encode_event=event_json, foreign=foreign)
 
 
 def _error_body(request_id: RequestId, error: A2AError) -> bytes:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from a2a_core.core.requests import TaskPushConfig
 from a2a_core.domain import PushNotificationAuthenticationInfo, PushNotificationConfig
-from a2a_core.domain.push import PUSH_V1
-from a2a_core.protocol.v1 import push as wp
+from a2a_core.generations import V1_0
+from a2a_core.protocol.v1.wire import push as wp
 
 
 def push_config_to_v1(config: TaskPushConfig, *, tenant: str | None = None) -> wp.TaskPushNotificationConfig:
@@ -32,7 +32,7 @@ def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> P
     """The webhook part of a 1.0 config (its ``taskId``/``tenant`` are the caller's business),
     recorded as created through 1.0: its webhook gets 1.0 payloads."""
     auth = config.authentication
-    webhook = PushNotificationConfig(
+    return PushNotificationConfig(
         url=config.url,
         id=config.id,
         token=config.token,
@@ -41,8 +41,8 @@ def push_notification_config_from_v1(config: wp.TaskPushNotificationConfig) -> P
             if auth is not None
             else None
         ),
+        generation=V1_0.version,
     )
-    return webhook.created_through(PUSH_V1)
 
 
 def push_config_from_v1(config: wp.TaskPushNotificationConfig) -> TaskPushConfig:

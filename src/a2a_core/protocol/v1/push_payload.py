@@ -10,13 +10,14 @@ reassembling deltas, which ``statusUpdate``/``artifactUpdate`` would ask of it.
 from __future__ import annotations
 
 from a2a_core.domain import Task
-from a2a_core.protocol.v1._proto import dump_json
+from a2a_core.generations import A2A_JSON
 from a2a_core.protocol.v1.codec import event_to_v1
+from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.push.payloads import PushPayload
 
 
 class StreamResponsePayload(PushPayload):
-    content_type = "application/a2a+json"
+    content_type = A2A_JSON
 
     def encode(self, task: Task) -> bytes:
         return dump_json(event_to_v1(task))

@@ -1,50 +1,36 @@
-"""1.0 operation params -> `a2a_core.core.requests`, and the neutral pages -> 1.0 list responses.
+"""Each 1.0 operation's params, both ways: the server reads a request message into the core's
+neutral request (``*_from_v1``), the client writes a neutral request as params (``*_to_v1``).
 
-One table names every 1.0 operation with its request message; both bindings decode through it
-(JSON-RPC ``params``; HTTP+JSON path, query and body merged by `rest_routes` into the same
-shape). Tenant policy: this server serves no tenant unless one is configured, so a request that
-names another tenant is refused with -32602 on the ``tenant`` field (`check_tenant`).
+Which operation uses which is `operations.OPERATIONS`. Tenant policy: this server serves no
+tenant unless one is configured, so a request that names another tenant is refused with -32602
+on the ``tenant`` field (`check_tenant`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import ValidationError
-
-from a2a_core.core.errors import InvalidParamsError, MethodNotFoundError
+from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import (
     ExtendedCardRequest,
     ListTasksQuery,
-    PushConfigPage,
     PushConfigQuery,
     PushConfigRef,
     SendRequest,
-    TaskPage,
     TaskPushConfig,
     TaskQuery,
     TaskRef,
 )
-from a2a_core.protocol.v1 import params as wq
-from a2a_core.protocol.v1 import push as wp
-from a2a_core.protocol.v1._proto import ProtoModel, invalid_params
-from a2a_core.protocol.v1.codec import message_from_v1, state_from_v1, task_to_v1
+from a2a_core.protocol.v1.codec import message_from_v1, message_to_v1, state_from_v1, state_to_v1
 from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
+from a2a_core.protocol.v1.wire import params as wq
+from a2a_core.protocol.v1.wire import push as wp
+from a2a_core.protocol.v1.wire.protojson import dump, format_timestamp
 
-NeutralRequest = (
-    SendRequest
-    | TaskQuery
-    | TaskRef
-    | ListTasksQuery
-    | TaskPushConfig
-    | PushConfigRef
-    | PushConfigQuery
-    | ExtendedCardRequest
-)
+# --- the server reads ------------------------------------------------------------------------
 
 
-def _send(request: wq.SendMessageRequest) -> SendRequest:
+def send_from_v1(request: wq.SendMessageRequest) -> SendRequest:
     config = request.configuration
     returns_now = config.return_immediately if config else None
     push = config.task_push_notification_config if config else None
@@ -60,11 +46,11 @@ def _send(request: wq.SendMessageRequest) -> SendRequest:
     )
 
 
-def _get(request: wq.GetTaskRequest) -> TaskQuery:
+def task_query_from_v1(request: wq.GetTaskRequest) -> TaskQuery:
     return TaskQuery(task_id=request.id, history_length=request.history_length, tenant=request.tenant)
 
 
-def _list(request: wq.ListTasksRequest) -> ListTasksQuery:
+def list_query_from_v1(request: wq.ListTasksRequest) -> ListTasksQuery:
     return ListTasksQuery(
         context_id=request.context_id,
         state=state_from_v1(request.status) if request.status else None,
@@ -77,15 +63,15 @@ def _list(request: wq.ListTasksRequest) -> ListTasksQuery:
     )
 
 
-def _cancel(request: wq.CancelTaskRequest) -> TaskRef:
+def cancel_from_v1(request: wq.CancelTaskRequest) -> TaskRef:
     return TaskRef(task_id=request.id, metadata=request.metadata, tenant=request.tenant)
 
 
-def _subscribe(request: wq.SubscribeToTaskRequest) -> TaskRef:
+def subscribe_from_v1(request: wq.SubscribeToTaskRequest) -> TaskRef:
     return TaskRef(task_id=request.id, tenant=request.tenant)
 
 
-def _create_push(request: wp.TaskPushNotificationConfig) -> TaskPushConfig:
+def create_push_from_v1(request: wp.TaskPushNotificationConfig) -> TaskPushConfig:
     if not request.task_id:
         raise InvalidParamsError(
             "Invalid params: taskId: Field required", data=[{"field": "taskId", "message": "Field required"}]
@@ -95,13 +81,13 @@ def _create_push(request: wp.TaskPushNotificationConfig) -> TaskPushConfig:
     )
 
 
-def _push_ref(
+def push_ref_from_v1(
     request: wp.GetTaskPushNotificationConfigRequest | wp.DeleteTaskPushNotificationConfigRequest,
 ) -> PushConfigRef:
     return PushConfigRef(task_id=request.task_id, config_id=request.id, tenant=request.tenant)
 
 
-def _list_push(request: wp.ListTaskPushNotificationConfigsRequest) -> PushConfigQuery:
+def push_query_from_v1(request: wp.ListTaskPushNotificationConfigsRequest) -> PushConfigQuery:
     return PushConfigQuery(
         task_id=request.task_id,
         page_size=request.page_size or None,
@@ -110,48 +96,8 @@ def _list_push(request: wp.ListTaskPushNotificationConfigsRequest) -> PushConfig
     )
 
 
-def _card(request: wq.GetExtendedAgentCardRequest) -> ExtendedCardRequest:
+def card_request_from_v1(request: wq.GetExtendedAgentCardRequest) -> ExtendedCardRequest:
     return ExtendedCardRequest(tenant=request.tenant)
-
-
-Decoder = Callable[[Any], NeutralRequest]
-
-# Operation (the JSON-RPC method name) -> (its request message, the decoder to a neutral request).
-OPERATIONS: Mapping[str, tuple[type[ProtoModel], Decoder]] = {
-    "SendMessage": (wq.SendMessageRequest, _send),
-    "SendStreamingMessage": (wq.SendMessageRequest, _send),
-    "GetTask": (wq.GetTaskRequest, _get),
-    "ListTasks": (wq.ListTasksRequest, _list),
-    "CancelTask": (wq.CancelTaskRequest, _cancel),
-    "SubscribeToTask": (wq.SubscribeToTaskRequest, _subscribe),
-    "CreateTaskPushNotificationConfig": (wp.TaskPushNotificationConfig, _create_push),
-    "GetTaskPushNotificationConfig": (wp.GetTaskPushNotificationConfigRequest, _push_ref),
-    "ListTaskPushNotificationConfigs": (wp.ListTaskPushNotificationConfigsRequest, _list_push),
-    "DeleteTaskPushNotificationConfig": (wp.DeleteTaskPushNotificationConfigRequest, _push_ref),
-    "GetExtendedAgentCard": (wq.GetExtendedAgentCardRequest, _card),
-}
-STREAMING_OPERATIONS = frozenset({"SendStreamingMessage", "SubscribeToTask"})
-
-
-def decode_params(operation: str, params: object) -> NeutralRequest:
-    """The neutral request for an operation's params (absent params read as ``{}``).
-
-    Raises MethodNotFoundError for an unknown operation and InvalidParamsError (every field
-    violation in ``data``) for params the request message refuses.
-    """
-    entry = OPERATIONS.get(operation)
-    if entry is None:
-        raise MethodNotFoundError(f"Method {operation!r} not found")
-    model, decode = entry
-    if params is None:
-        params = {}
-    if not isinstance(params, dict):
-        raise InvalidParamsError(f'Field "params" must be an object for {operation}')
-    try:
-        request = model.model_validate(params)
-    except ValidationError as error:
-        raise invalid_params(error) from None
-    return decode(request)
 
 
 def check_tenant(requested: str | None, served: str | None = None) -> None:
@@ -166,20 +112,68 @@ def check_tenant(requested: str | None, served: str | None = None) -> None:
     raise InvalidParamsError(message, data=[{"field": "tenant", "message": message}])
 
 
-def task_page_to_v1(page: TaskPage, *, include_artifacts: bool = False) -> wq.ListTasksResponse:
-    """``include_artifacts`` False (ListTasks' default) leaves artifacts out of every task."""
-    return wq.ListTasksResponse.model_construct(
-        tasks=[task_to_v1(task, include_artifacts=include_artifacts) for task in page.tasks],
-        next_page_token=page.next_page_token,
-        page_size=page.page_size,
-        total_size=page.total_size,
+# --- the client writes (the tenant is the transport's: path or params) ----------------------
+
+
+def compact(**fields: Any) -> dict[str, Any]:
+    """Params from camelCase keyword arguments, the unset (None) ones left out."""
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def send_to_v1(request: SendRequest) -> dict[str, Any]:
+    modes = request.accepted_output_modes
+    push = request.push_config
+    configuration = wq.SendMessageConfiguration.model_construct(
+        accepted_output_modes=list(modes) if modes else None,
+        task_push_notification_config=push_config_to_v1(TaskPushConfig("", push)) if push else None,
+        history_length=request.history_length,
+        return_immediately=None if request.blocking is None else not request.blocking,
+    )
+    body = wq.SendMessageRequest.model_construct(
+        message=message_to_v1(request.message),
+        configuration=configuration,
+        metadata=request.metadata,
+        tenant=request.tenant,
+    )
+    return dump(body)
+
+
+def task_query_to_v1(query: TaskQuery) -> dict[str, Any]:
+    return compact(id=query.task_id, historyLength=query.history_length)
+
+
+def list_query_to_v1(query: ListTasksQuery) -> dict[str, Any]:
+    after = query.status_timestamp_after
+    return compact(
+        contextId=query.context_id,
+        status=state_to_v1(query.state).value if query.state else None,
+        pageSize=query.page_size,
+        pageToken=query.page_token,
+        historyLength=query.history_length,
+        statusTimestampAfter=format_timestamp(after) if after else None,
+        includeArtifacts=query.include_artifacts,
     )
 
 
-def push_config_page_to_v1(
-    page: PushConfigPage, *, tenant: str | None = None
-) -> wp.ListTaskPushNotificationConfigsResponse:
-    return wp.ListTaskPushNotificationConfigsResponse.model_construct(
-        configs=[push_config_to_v1(config, tenant=tenant) for config in page.configs],
-        next_page_token=page.next_page_token or None,
-    )
+def cancel_to_v1(ref: TaskRef) -> dict[str, Any]:
+    return compact(id=ref.task_id, metadata=ref.metadata)
+
+
+def subscribe_to_v1(ref: TaskRef) -> dict[str, Any]:
+    return compact(id=ref.task_id)
+
+
+def create_push_to_v1(config: TaskPushConfig) -> dict[str, Any]:
+    return dump(push_config_to_v1(config))
+
+
+def push_ref_to_v1(ref: PushConfigRef) -> dict[str, Any]:
+    return compact(taskId=ref.task_id, id=ref.config_id)
+
+
+def push_query_to_v1(query: PushConfigQuery) -> dict[str, Any]:
+    return compact(taskId=query.task_id, pageSize=query.page_size, pageToken=query.page_token)
+
+
+def no_params(request: object) -> dict[str, Any]:
+    return {}

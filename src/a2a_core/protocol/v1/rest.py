@@ -13,16 +13,14 @@ from dataclasses import dataclass, field
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import A2AError, InternalError, VersionNotSupportedError
 from a2a_core.core.streams import StreamItem
+from a2a_core.generations import UNNAMED, V1_0
 from a2a_core.protocol.jsonrpc import Method, guarded
 from a2a_core.protocol.v1.errors import MethodNotAllowedError, rest_error
-from a2a_core.protocol.v1.methods import encode_event
 from a2a_core.protocol.v1.rest_routes import parse_body, resolve
+from a2a_core.protocol.v1.result_codec import event_json
 from a2a_core.protocol.versions import Version
 
 logger = logging.getLogger(__name__)
-
-# The binding's media type (spec 14.1); clients also accept it as JSON.
-A2A_JSON = "application/a2a+json"
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ class RestStream:
         if item.error is not None:
             return json.dumps(rest_error(item.error)[1]).encode()
         assert item.result is not None
-        return encode_event(item.result)
+        return event_json(item.result)
 
     def event(self, item: StreamItem) -> str | None:
         return "error" if item.error is not None else None
@@ -94,5 +92,5 @@ def _check_version(version: Version | VersionNotSupportedError) -> None:
         raise VersionNotSupportedError(
             "The HTTP+JSON binding here serves A2A 1.0: send the header A2A-Version: 1.0 "
             "(a request without it is A2A 0.3, which this agent serves over JSON-RPC at its base URL)",
-            data={"requestedVersion": "0.3", "supportedVersions": ["1.0"]},
+            data={"requestedVersion": UNNAMED.version, "supportedVersions": [V1_0.version]},
         )

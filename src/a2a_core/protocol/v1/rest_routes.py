@@ -1,11 +1,11 @@
 """The 1.0 HTTP+JSON binding's routes, as data, and the function that turns a request into params.
 
-Routes are the proto's ``google.api.http`` bindings, each also under ``/{tenant}/``. Two
-additions: ``POST /tasks/{id}:subscribe`` (the spec's table says POST, the normative proto says
-GET: both are served), and ``POST`` with an empty body wherever a body is optional.
+Routes are the proto's ``google.api.http`` bindings, as each operation's row names them
+(`operations.OPERATIONS`), each also under ``/{tenant}/``; ``POST`` with an empty body is read
+wherever a body is optional.
 
 `resolve` maps (method, path, query, body) to the operation and its params in the JSON-RPC
-``params`` shape, so both bindings decode through `request_codec.decode_params`:
+``params`` shape, so both bindings decode through `operations.Operation.decode`:
 
 - path parameters (percent-decoded) bind ``id``/``taskId``/``tenant``; a body that names the same
   field differently is refused;
@@ -35,11 +35,8 @@ from a2a_core import rawjson
 from a2a_core.core.errors import InvalidParamsError, InvalidRequestError, JSONParseError, MethodNotFoundError
 from a2a_core.protocol.jsonrpc import MAX_JSON_DEPTH
 from a2a_core.protocol.v1.errors import MethodNotAllowedError
-from a2a_core.protocol.v1.request_codec import STREAMING_OPERATIONS
+from a2a_core.protocol.v1.operations import BOOL, OPERATIONS, Operation
 from a2a_core.protocol.validation import not_unicode_error, too_deep_error
-
-BOOL = "bool"
-SCALAR = "scalar"
 
 
 @dataclass(frozen=True)
@@ -71,59 +68,31 @@ def _shape(template: str) -> tuple[tuple[str, ...], str | None]:
 class RestCall:
     operation: str
     params: dict[str, Any]
-    streaming: bool
 
 
-_T = {"tenant": SCALAR}
-_BASE: tuple[tuple[str, str, str, bool, Mapping[str, str]], ...] = (
-    ("POST", "/message:send", "SendMessage", True, {}),
-    ("POST", "/message:stream", "SendStreamingMessage", True, {}),
-    ("GET", "/tasks/{id}:subscribe", "SubscribeToTask", False, _T),
-    ("POST", "/tasks/{id}:subscribe", "SubscribeToTask", True, {}),
-    ("POST", "/tasks/{id}:cancel", "CancelTask", True, {}),
-    ("GET", "/tasks/{id}", "GetTask", False, {**_T, "historyLength": SCALAR}),
-    (
-        "GET",
-        "/tasks",
-        "ListTasks",
-        False,
-        {
-            **_T,
-            "contextId": SCALAR,
-            "status": SCALAR,
-            "pageSize": SCALAR,
-            "pageToken": SCALAR,
-            "historyLength": SCALAR,
-            "statusTimestampAfter": SCALAR,
-            "includeArtifacts": BOOL,
-        },
-    ),
-    ("POST", "/tasks/{taskId}/pushNotificationConfigs", "CreateTaskPushNotificationConfig", True, {}),
-    (
-        "GET",
-        "/tasks/{taskId}/pushNotificationConfigs",
-        "ListTaskPushNotificationConfigs",
-        False,
-        {**_T, "pageSize": SCALAR, "pageToken": SCALAR},
-    ),
-    ("GET", "/tasks/{taskId}/pushNotificationConfigs/{id}", "GetTaskPushNotificationConfig", False, _T),
-    ("DELETE", "/tasks/{taskId}/pushNotificationConfigs/{id}", "DeleteTaskPushNotificationConfig", False, _T),
-    ("GET", "/extendedAgentCard", "GetExtendedAgentCard", False, _T),
-)
-# Un-prefixed routes first: `/tasks/tasks` is task "tasks", not tenant "tasks" listing its tasks.
-ROUTES: tuple[Route, ...] = tuple(
-    Route(method, prefix + template, operation, body, query)
-    for prefix in ("", "/{tenant}")
-    for method, template, operation, body, query in _BASE
-)
+def routes(operations: Mapping[str, Operation] = OPERATIONS) -> tuple[Route, ...]:
+    """Every operation's ``google.api.http`` routes (`operations.Http`), each also under
+    ``/{tenant}``; un-prefixed routes first: ``/tasks/tasks`` is task "tasks", not tenant
+    "tasks" listing its tasks."""
+    return tuple(
+        Route(http.method, prefix + http.path, operation.name, http.body, http.query)
+        for prefix in ("", "/{tenant}")
+        for operation in operations.values()
+        for http in operation.http
+    )
 
 
-def resolve(method: str, path: str, query: Iterable[tuple[str, str]], body: object) -> RestCall:
+ROUTES = routes()
+
+
+def resolve(
+    method: str, path: str, query: Iterable[tuple[str, str]], body: object, table: tuple[Route, ...] = ROUTES
+) -> RestCall:
     """The operation a request calls and its params; raises the errors the module doc lists.
 
     ``body`` is the parsed JSON body (`parse_body`), None when the request had none.
     """
-    route, path_params = match(method, path)
+    route, path_params = match(method, path, table)
     params = _body_params(route, body) if route.binds_body else _query_params(route, query)
     for name, value in path_params.items():
         given = params.get(name, params.get(to_snake(name)))
@@ -132,13 +101,13 @@ def resolve(method: str, path: str, query: Iterable[tuple[str, str]], body: obje
             raise InvalidParamsError(message, data=[{"field": name, "message": message}])
         params.pop(to_snake(name), None)
         params[name] = value
-    return RestCall(route.operation, params, route.operation in STREAMING_OPERATIONS)
+    return RestCall(route.operation, params)
 
 
-def match(method: str, path: str) -> tuple[Route, dict[str, str]]:
+def match(method: str, path: str, table: tuple[Route, ...] = ROUTES) -> tuple[Route, dict[str, str]]:
     """The route for (method, path) and its decoded path parameters."""
     for segments, verb in _readings(path):
-        found = [(route, bound) for route in ROUTES if (bound := _bind(route, segments, verb)) is not None]
+        found = [(route, bound) for route in table if (bound := _bind(route, segments, verb)) is not None]
         if not found:
             continue
         for route, bound in found:

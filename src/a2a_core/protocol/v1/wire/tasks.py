@@ -7,7 +7,8 @@ from typing import Annotated
 
 from pydantic import BeforeValidator, StrictBool, model_validator
 
-from a2a_core.protocol.v1._proto import (
+from a2a_core.protocol.v1.wire.parts import Artifact, Message
+from a2a_core.protocol.v1.wire.protojson import (
     ProtoModel,
     RequiredStr,
     Str,
@@ -16,7 +17,6 @@ from a2a_core.protocol.v1._proto import (
     check_oneof,
     enum_parser,
 )
-from a2a_core.protocol.v1.parts import Artifact, Message
 
 
 class TaskState(StrEnum):

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 from pydantic import Field, StrictBool
 
-from a2a_core.protocol.v1._proto import ImplicitBool, ProtoModel, RequiredStr, Str, Struct
-from a2a_core.protocol.v1.security import SecurityRequirement, SecurityScheme
-
-JSONRPC = "JSONRPC"
-HTTP_JSON = "HTTP+JSON"
-GRPC = "GRPC"
+from a2a_core.protocol.v1.wire.protojson import ImplicitBool, ProtoModel, RequiredStr, Str, Struct
+from a2a_core.protocol.v1.wire.security import SecurityRequirement, SecurityScheme
 
 
 class AgentInterface(ProtoModel):

@@ -6,7 +6,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BeforeValidator, Field, StrictBool
 
-from a2a_core.protocol.v1._proto import (
+from a2a_core.protocol.v1.wire.parts import Message
+from a2a_core.protocol.v1.wire.protojson import (
     Int32,
     NonNegativeInt32,
     ProtoModel,
@@ -16,9 +17,8 @@ from a2a_core.protocol.v1._proto import (
     Struct,
     Timestamp,
 )
-from a2a_core.protocol.v1.parts import Message
-from a2a_core.protocol.v1.push import TaskPushNotificationConfig
-from a2a_core.protocol.v1.tasks import Task, TaskState, TaskStateField
+from a2a_core.protocol.v1.wire.push import TaskPushNotificationConfig
+from a2a_core.protocol.v1.wire.tasks import Task, TaskState, TaskStateField
 
 
 class SendMessageConfiguration(ProtoModel):

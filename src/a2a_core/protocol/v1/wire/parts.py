@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, SerializerFunctionWrapHandler, model_serializer, model_validator
 
-from a2a_core.protocol.v1._proto import (
+from a2a_core.protocol.v1.wire.protojson import (
     Bytes,
     ProtoModel,
     RequiredStr,

@@ -1,4 +1,11 @@
-"""Params of the A2A 0.2.5 / 0.3 JSON-RPC methods: what the 0.x method table validates."""
+"""The A2A 0.2.5 / 0.3 wire models that only 0.x has: the params of its JSON-RPC methods, and
+``TaskPushNotificationConfig`` (a task id and one of its configs: the params and result of
+``tasks/pushNotificationConfig/*``, and what `a2a_core.client` returns for a config whatever the
+generation). What 0.x tasks, messages, parts and configs look like is the domain model's own JSON.
+
+1.0's wire models are `a2a_core.protocol.v1.wire`; the core's neutral requests (the ``TaskPushConfig``
+both codecs decode into) are `a2a_core.core.requests`.
+"""
 
 from typing import Any
 

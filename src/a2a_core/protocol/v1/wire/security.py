@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field, model_validator
 
-from a2a_core.protocol.v1._proto import (
+from a2a_core.protocol.v1.wire.protojson import (
     ImplicitBool,
     ProtoModel,
     RequiredStr,

@@ -1,18 +1,15 @@
-"""The public agent card, built from `Settings` and the capabilities that are enabled.
+"""The agent as every generation's card describes it: built once from `Settings` and the
+capabilities that are enabled, as the domain's card (shaped like 0.2.5's, like the rest of the
+domain model).
 
-Two generations of the same card: ``/.well-known/agent.json`` is the 0.2.5 card 0.2.x clients
-read, ``/.well-known/agent-card.json`` (the path 0.3 introduced) says ``protocolVersion:
-"0.3.0"``. Our JSON-RPC methods are the 0.3 ones, and what 0.3 adds to the card is for what we do
-not serve (signatures, per-skill security, other transports), so the two differ only in the
-version and the ``additionalInterfaces`` list. A 1.x client (a2a-sdk 1.3) takes a 0.3 card as
-"use the 0.3 compatibility transport"; a card saying 0.2.5 is one it cannot use at all.
+Each generation's card document is built from it beside that generation's codec:
+`a2a_core.protocol.v0.card` serves it as the 0.2.5 card (``/.well-known/agent.json``, and the
+extended one at ``/agent/authenticatedExtendedCard``), `a2a_core.protocol.v1.card_builder` as
+the 1.0 card with the 0.3 fields merged in (``/.well-known/agent-card.json``), which 0.3 and 1.x
+clients read.
 """
 
 from __future__ import annotations
-
-import json
-from collections.abc import Callable, Mapping
-from typing import Any
 
 from a2a_core.domain import (
     AgentCapabilities,
@@ -21,12 +18,9 @@ from a2a_core.domain import (
     AgentSkill,
     APIKeySecurityScheme,
     HTTPAuthSecurityScheme,
-    to_wire,
 )
+from a2a_core.generations import JSONRPC, V0_2
 from a2a_core.settings import Settings
-
-CARD_0_2 = "0.2.5"
-JSONRPC = "JSONRPC"
 
 
 def security_scheme(auth_mode: str) -> tuple[str, APIKeySecurityScheme | HTTPAuthSecurityScheme] | None:
@@ -75,18 +69,15 @@ class CardBuilder:
             state_transition_history=True,
             extensions=[file_uri_extension(settings.file_uri_schemes)],
         )
-        self._cache: dict[str, bytes] = {}
-        self._extended_cache: dict[str, bytes] = {}
         # Served only behind auth: an extended card anyone can fetch would be the public card.
         self.extended = settings.auth_mode != "none" and bool(settings.extended_skills)
 
     def card(self, url: str, *, extra_skills: list[AgentSkill] | None = None) -> AgentCard:
-        """The agent described (as the 0.2.5 card, which the 1.0 card is built from), its
-        endpoint at ``url``."""
+        """The agent described, its endpoint at ``url`` (``extra_skills``: the extended card's)."""
         s = self.settings
         security = security_scheme(s.auth_mode)
         return AgentCard(
-            protocol_version=CARD_0_2,
+            protocol_version=V0_2.card_version,
             preferred_transport=JSONRPC,
             name=s.name,
             description=s.description,
@@ -102,49 +93,3 @@ class CardBuilder:
             security=[{security[0]: []}] if security else None,
             supports_authenticated_extended_card=True if self.extended else None,
         )
-
-    def card_json(self, url: str) -> bytes:
-        """The 0.2.5 card as served; cached per URL (a handful: one per host name it is reached by)."""
-        return _cached(self._cache, url, lambda: self.card(url))
-
-    def extended_card_json(self, url: str) -> bytes:
-        """The 0.2.5 card for authenticated callers: the public one plus ``extended_skills`` (0.3
-        and 1.0 callers get the 1.0 document, `a2a_core.protocol.v1.card_builder`)."""
-        extra = self.settings.extended_skills
-        return _cached(self._extended_cache, url, lambda: self.card(url, extra_skills=extra))
-
-
-def _cached(cache: dict[str, bytes], key: str, build: Callable[[], AgentCard]) -> bytes:
-    body = cache.get(key)
-    if body is None:
-        body = json.dumps(to_wire(build())).encode()
-        if len(cache) < 32:
-            cache[key] = body
-    return body
-
-
-def public_url(configured: str | None, scope: Mapping[str, Any], headers: Mapping[str, str]) -> str:
-    """The JSON-RPC endpoint URL as the caller reached it, unless one is configured.
-
-    Behind API Gateway the stage is part of the path the client used (``/prod/``) but not of the
-    path Lambda sees, so it is taken from the event's request context. An HTTP API's ``$default``
-    stage, a custom domain and a function URL (``<id>.lambda-url.<region>.on.aws``) have none.
-    """
-    if configured:
-        return configured.rstrip("/") + "/"
-    event = scope.get("aws.event")
-    if isinstance(event, dict):
-        context = event.get("requestContext") or {}
-        domain = context.get("domainName")
-        stage = context.get("stage")
-        if domain:
-            on_default_host = domain.endswith(".amazonaws.com")
-            prefix = f"/{stage}" if on_default_host and stage and stage != "$default" else ""
-            return f"https://{domain}{prefix}/"
-    proto = headers.get("x-forwarded-proto", scope.get("scheme", "http")).split(",")[0].strip()
-    host = headers.get("x-forwarded-host") or headers.get("host")
-    if not host:
-        server = scope.get("server") or ("127.0.0.1", 80)
-        host = f"{server[0]}:{server[1]}"
-    root = str(scope.get("root_path", "")).rstrip("/")
-    return f"{proto}://{host.split(',')[0].strip()}{root}/"

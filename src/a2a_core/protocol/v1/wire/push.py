@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from a2a_core.protocol.v1._proto import NonNegativeInt32, ProtoModel, RequiredStr, Str
+from a2a_core.protocol.v1.wire.protojson import NonNegativeInt32, ProtoModel, RequiredStr, Str
 
 
 class AuthenticationInfo(ProtoModel):
