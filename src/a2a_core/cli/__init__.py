@@ -28,7 +28,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         print(f"a2a-serverless: {error}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
