@@ -53,8 +53,8 @@ from a2a_core.auth.key_store import generate_key  # noqa: E402
 from a2a_core.aws import clients as aws_clients  # noqa: E402
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
-from a2a_core.local.moto_server import start_local_aws  # noqa: E402
-from a2a_core.local.pollers import SqsPoller  # noqa: E402
+from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
+from a2a_core.emulator.pollers import SqsPoller  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
 from lambda_events import FakeLambdaContext, http_event, rest_event  # noqa: E402
 
@@ -235,7 +235,7 @@ def front_door_env(front_door: str, aws: Any) -> Any:
 
 
 def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
-    aws = start_local_aws()
+    aws = start_emulator()
     with front_door_env(front_door, aws):
         return _run(aws, tasks, front_door)
 

@@ -39,7 +39,7 @@ from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated  # noqa: E402
 from a2a_core.core.requests import ListTasksQuery  # noqa: E402
 from a2a_core.domain import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
-from a2a_core.local.moto_server import start_local_aws  # noqa: E402
+from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
 from aws_cost import PRICES, Meter  # noqa: E402
 from aws_cost import run as simple_task_costs  # noqa: E402
 
@@ -98,7 +98,7 @@ async def measure_pages(engine: TaskEngine, meter: Meter, query: ListTasksQuery)
 
 
 def list_costs(tasks: int) -> dict[str, Any]:
-    aws = start_local_aws()
+    aws = start_emulator()
     try:
         clients = build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials)
         meter = Meter()

@@ -252,8 +252,8 @@ async def run(sizes: list[int], repeat: int, backend: str) -> list[dict[str, Any
     probe = TurnProbe()
     stack = build_dev_stack(Settings(backend=backend, name="bench"), as_executor(probe))
     meter = ReadMeter()
-    if stack.local_aws is not None:
-        meter.attach(stack.local_aws.clients.dynamodb)
+    if stack.emulator is not None:
+        meter.attach(stack.emulator.clients.dynamodb)
     probe.meter = meter
     results = []
     try:
@@ -268,8 +268,8 @@ async def run(sizes: list[int], repeat: int, backend: str) -> list[dict[str, Any
             results.append({"commits": size, **await measure(stack, probe, meter, task_id, repeat)})
             print(f"  {size} commits: measured", file=sys.stderr)
     finally:
-        if stack.local_aws is not None:
-            stack.local_aws.stop()
+        if stack.emulator is not None:
+            stack.emulator.stop()
     return results
 
 

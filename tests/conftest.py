@@ -6,7 +6,7 @@ from collections.abc import Iterator
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.local.moto_server import LocalAws, create_resources, start_local_aws
+from a2a_core.emulator.moto_server import EmulatedAws, create_resources, start_emulator
 
 # The Lambda handlers under test build their clients from the usual credential chain, as in AWS;
 # moto accepts any credentials. (`a2a-serverless dev` gives its emulator clients their own.)
@@ -20,14 +20,14 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def local_aws() -> Iterator[LocalAws]:
+def local_aws() -> Iterator[EmulatedAws]:
     """moto's real server on a loopback port, shared by the session (resources are per test)."""
-    aws = start_local_aws()
+    aws = start_emulator()
     yield aws
     aws.stop()
 
 
 @pytest.fixture
-def aws_resources(local_aws: LocalAws) -> ResourceNames:
+def aws_resources(local_aws: EmulatedAws) -> ResourceNames:
     """A fresh table, queue pair and bucket on the emulator for one test."""
     return create_resources(local_aws.clients, prefix=None, region=local_aws.region)

@@ -20,7 +20,7 @@ CREDENTIALS = ("testing", "testing")
 
 
 @dataclass
-class LocalAws:
+class EmulatedAws:
     endpoint_url: str
     region: str
     clients: AwsClients
@@ -70,7 +70,7 @@ def _serialize_dynamodb_writes() -> None:
     DynamoDBBackend._a2a_serialized = True  # type: ignore[attr-defined]
 
 
-def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> LocalAws:
+def start_emulator(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> EmulatedAws:
     """moto on 127.0.0.1 (``port``; 0 picks a free one), with table, queues and bucket created."""
     import logging
 
@@ -86,7 +86,7 @@ def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: in
     host, port = server.get_host_and_port()
     endpoint = f"http://{host}:{port}"
     clients = build_clients(region, endpoint, credentials=CREDENTIALS)
-    return LocalAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
+    return EmulatedAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 
 def create_resources(clients: AwsClients, prefix: str | None, region: str = REGION) -> ResourceNames:
