@@ -6,7 +6,8 @@ from collections.abc import Iterator
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.emulator.moto_server import EmulatedAws, create_resources, start_emulator
+from a2a_core.emulator.moto_server import EmulatedAws, create_resources
+from emulator_process import start_emulator_process
 
 # The Lambda handlers under test build their clients from the usual credential chain, as in AWS;
 # moto accepts any credentials. (`a2a-serverless dev` gives its emulator clients their own.)
@@ -21,8 +22,9 @@ def anyio_backend() -> str:
 
 @pytest.fixture(scope="session")
 def local_aws() -> Iterator[EmulatedAws]:
-    """moto's real server on a loopback port, shared by the session (resources are per test)."""
-    aws = start_emulator()
+    """moto's real server on a loopback port, in a child process shared by this test process's
+    session (resources are per test)."""
+    aws = start_emulator_process()
     yield aws
     aws.stop()
 
