@@ -49,6 +49,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import smoke  # noqa: E402
 from a2a_core.auth.key_store import generate_key  # noqa: E402
 from a2a_core.aws import clients as aws_clients  # noqa: E402
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore  # noqa: E402
@@ -433,7 +434,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=50)
     parser.add_argument("--front-door", choices=["all", *FRONT_DOORS], default="all")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, tasks=2)
     doors = list(FRONT_DOORS) if args.front_door == "all" else [args.front_door]
     results = [run(args.tasks, door) for door in doors]
     if args.json:

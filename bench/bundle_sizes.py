@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # infra/ lives beside the package, it is not installed
 
+import smoke  # noqa: E402
 from infra import closures, wheels  # noqa: E402
 
 API_KEY_MODE_LIMIT = 6 * 2**20
@@ -74,16 +75,18 @@ def shared_bundle(output: Path, platform: str) -> None:
     wheels.compile_bytecode(output, python)
 
 
-def build_all(directory: Path, platform: str) -> dict[str, Size]:
+def build_all(directory: Path, platform: str, *, only_api: bool = False) -> dict[str, Size]:
+    """Every bundle, or with ``only_api`` just the API function's (a smoke run)."""
     from aws_cdk import aws_lambda as lambda_
     from infra.bundling import BundleSpec, build_bundle, export_requirements
     from infra.functions import RUNTIME
 
     architecture = lambda_.Architecture.ARM_64 if platform == "aarch64" else lambda_.Architecture.X86_64
     sizes = {}
-    shared_bundle(directory / "shared", platform)
-    sizes["shared (before)"] = measure(directory / "shared")
-    for label, function, auth, streaming in BUNDLES:
+    if not only_api:
+        shared_bundle(directory / "shared", platform)
+        sizes["shared (before)"] = measure(directory / "shared")
+    for label, function, auth, streaming in BUNDLES[:1] if only_api else BUNDLES:
         spec = BundleSpec.for_function(function, architecture, RUNTIME, auth=auth, web_server=streaming)
         output = directory / label.replace(" ", "-").replace("(", "").replace(")", "")
         build_bundle(output, spec, export_requirements(spec))
@@ -95,9 +98,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--platform", choices=("aarch64", "x86_64"), default="aarch64")
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
+    args = smoke.parse(parser)
     with tempfile.TemporaryDirectory(prefix="a2a-bundle-sizes-") as scratch:
-        sizes = build_all(Path(scratch), args.platform)
+        sizes = build_all(Path(scratch), args.platform, only_api=args.smoke)
     if args.json:
         print(
             json.dumps(

@@ -28,6 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import smoke  # noqa: E402
 from a2a_core.aws.blobs import S3Blobs  # noqa: E402
 from a2a_core.aws.clients import build_clients  # noqa: E402
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore  # noqa: E402
@@ -152,7 +153,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--simple-tasks", type=int, default=20)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, tasks=12, simple_tasks=1)
     writes = simple_task_costs(args.simple_tasks, "rest_api")
     lists = list_costs(args.tasks)
     if args.json:

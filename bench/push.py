@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 
+import smoke  # noqa: E402
 from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
 from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
 from a2a_core.compose.aws import build_kms_client, build_push_store, build_task_store  # noqa: E402
@@ -227,7 +228,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, notifications=4, batch=2, samples=1)
 
     results: dict[str, Any] = {}
     results["memory"] = throughput(

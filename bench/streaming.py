@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import smoke
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -443,7 +445,7 @@ def main() -> None:
     parser.add_argument("--text", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--task", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = smoke.parse(parser, requests=1, warmup=0, chunks=20, local_chunks=5, paced_chunks=3)
     if args.client:
         client_main(args)
         return
