@@ -52,8 +52,11 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
+# One pytest worker per core (pytest-xdist); --dist loadgroup sends each test to a free worker,
+# except that a module's tests sharing module-scoped servers stay together (tests/conftest.py).
+# pytest-cov combines the workers' coverage.
 pytest: setup
-	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
+	$(VENV)/bin/pytest -n auto --dist loadgroup --cov --cov-report=term-missing:skip-covered
 
 # The docs page test drives Debian's chromium (playwright-core never downloads a browser); the
 # dev banner test runs its curl command as printed.

@@ -33,3 +33,14 @@ def local_aws() -> Iterator[EmulatedAws]:
 def aws_resources(local_aws: EmulatedAws) -> ResourceNames:
     """A fresh table, queue pair and bucket on the emulator for one test."""
     return create_resources(local_aws.clients, prefix=None, region=local_aws.region)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With every core (``make test``: pytest-xdist's ``--dist loadgroup``), a test that uses a
+    module-scoped fixture (an e2e module's servers) runs on the worker that runs the rest of its
+    module, so the fixture is built once; every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope == "module" for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
