@@ -50,7 +50,7 @@ def test_the_script_runs_in_smoke_mode(script: Path) -> None:
 def _names_used(path: Path) -> set[str]:
     """Top-level modules ``path`` imports, and the strings it names (a module a child process
     imports, as the cold start benchmarks load the baseline handlers)."""
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)

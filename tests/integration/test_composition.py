@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import a2a_core.dev.stack
+from a2a_core.app import create_app
 from a2a_core.auth import build_authenticator
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import QUEUE
@@ -17,6 +18,7 @@ from a2a_core.compose import build_server, compose_server, compose_worker, page_
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.context_store import InMemoryContextStore
+from a2a_core.core.executor import as_executor
 from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore
 from a2a_core.core.store import InMemoryTaskStore
@@ -89,14 +91,13 @@ def test_every_worker_tries_a_turn_as_often_as_the_run_queue_delivers_it() -> No
 @pytest.mark.parametrize("backend", ["memory", "aws"])
 def test_dev_builds_one_app(monkeypatch: pytest.MonkeyPatch, backend: str) -> None:
     built: list[object] = []
-    create_app = a2a_core.dev.stack.create_app
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         built.append(app := create_app(*args, **kwargs))
         return app
 
     monkeypatch.setattr(a2a_core.dev.stack, "create_app", counting)
-    stack = build_dev_stack(Settings(backend=backend, **(AWS if backend == "aws" else {})), echo)
+    stack = build_dev_stack(Settings(backend=backend, **(AWS if backend == "aws" else {})), as_executor(echo))
     assert built == [stack.app]
 
 
