@@ -24,6 +24,7 @@ from a2a_core.core.push_store import InMemoryPushConfigStore
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
+from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.settings import Settings, SettingsError
 from aws_events import load_function
 
@@ -42,6 +43,7 @@ def test_the_memory_backend_keeps_every_port_in_this_process() -> None:
     assert isinstance(adapters.broker, InMemoryBroker)
     assert isinstance(adapters.push_store, InMemoryPushConfigStore)
     assert isinstance(adapters.context_store, InMemoryContextStore)
+    assert isinstance(adapters.push_dead_letters, InMemoryPushDeadLetters)
     assert adapters.store is adapters.store  # one store per backend, shared by API and worker
 
 
@@ -74,6 +76,10 @@ def test_page_tokens_outlive_an_instance_only_where_tasks_do() -> None:
     assert page_token_secret(memory) != page_token_secret(memory)
     local = Settings(backend="local", **AWS)
     assert page_token_secret(local) != page_token_secret(local)
+    tableless = Settings(backend="aws")
+    assert page_token_secret(tableless) != page_token_secret(tableless)
+    shared = Settings(backend="memory", page_token_secret="a-secret-of-the-stack")
+    assert page_token_secret(shared) == b"a-secret-of-the-stack"
 
 
 def test_every_worker_tries_a_turn_as_often_as_the_run_queue_delivers_it() -> None:
