@@ -69,8 +69,11 @@ typecheck: setup
 docs: setup
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
+# One pytest worker per core (pytest-xdist); --dist loadgroup sends each test to a free worker,
+# except that a module's tests sharing module-scoped servers stay together (tests/conftest.py).
+# pytest-cov combines the workers' coverage.
 pytest: setup
-	$(VENV)/bin/pytest --cov --cov-report=term-missing:skip-covered
+	$(VENV)/bin/pytest -n auto --dist loadgroup --cov --cov-report=term-missing:skip-covered
 
 # The docs page test drives Debian's chromium (playwright-core never downloads a browser); the
 # dev banner test runs its curl command as printed.

@@ -49,12 +49,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import smoke  # noqa: E402
 from a2a_core.auth.key_store import generate_key  # noqa: E402
 from a2a_core.aws import clients as aws_clients  # noqa: E402
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
-from a2a_core.local.moto_server import start_local_aws  # noqa: E402
-from a2a_core.local.pollers import SqsPoller  # noqa: E402
+from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
+from a2a_core.emulator.pollers import SqsPoller  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
 from lambda_events import FakeLambdaContext, http_event, rest_event  # noqa: E402
 
@@ -235,7 +236,7 @@ def front_door_env(front_door: str, aws: Any) -> Any:
 
 
 def run(tasks: int, front_door: str = "rest_api") -> dict[str, Any]:
-    aws = start_local_aws()
+    aws = start_emulator()
     with front_door_env(front_door, aws):
         return _run(aws, tasks, front_door)
 
@@ -437,7 +438,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=50)
     parser.add_argument("--front-door", choices=["all", *FRONT_DOORS], default="all")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, tasks=2)
     doors = list(FRONT_DOORS) if args.front_door == "all" else [args.front_door]
     results = [run(args.tasks, door) for door in doors]
     if args.json:

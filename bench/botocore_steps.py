@@ -24,6 +24,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import smoke
+
 ROOT = Path(__file__).resolve().parents[1]
 STEPS = (
     "import botocore.session",
@@ -115,7 +117,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=9, help="fresh processes per loader")
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
+    args = smoke.parse(parser, runs=1)
     load = os.getloadavg()[0]
     medians = measure(args.runs)
     if args.json:

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # function_trace/ lives beside the package, it is not installed
 
+import smoke  # noqa: E402
 from a2a_core.bundling import closures  # noqa: E402
 from a2a_core.bundling.build import KIT_SOURCE  # noqa: E402
 from a2a_core.bundling.bytecode import compile_bytecode  # noqa: E402
@@ -83,12 +84,14 @@ def shared_bundle(output: Path, platform: str) -> None:
     compile_bytecode(output, sys.executable)
 
 
-def build_all(directory: Path, platform: str) -> dict[str, Size]:
+def build_all(directory: Path, platform: str, *, only_api: bool = False) -> dict[str, Size]:
+    """Every bundle, or with ``only_api`` just the API function's (a smoke run)."""
     architecture = "arm64" if platform == "aarch64" else "x86_64"
     sizes = {}
-    shared_bundle(directory / "shared", platform)
-    sizes["shared (before)"] = measure(directory / "shared")
-    for label, function, auth, streaming in BUNDLES:
+    if not only_api:
+        shared_bundle(directory / "shared", platform)
+        sizes["shared (before)"] = measure(directory / "shared")
+    for label, function, auth, streaming in BUNDLES[:1] if only_api else BUNDLES:
         # Python 3.11: this interpreter compiles the bytecode, as the runtime's Python would.
         options = BundleOptions(
             architecture=architecture, python_version="3.11", auth=auth, web_server=streaming
@@ -103,9 +106,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--platform", choices=("aarch64", "x86_64"), default="aarch64")
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
+    args = smoke.parse(parser)
     with tempfile.TemporaryDirectory(prefix="a2a-bundle-sizes-") as scratch:
-        sizes = build_all(Path(scratch), args.platform)
+        sizes = build_all(Path(scratch), args.platform, only_api=args.smoke)
     if args.json:
         print(
             json.dumps(

@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 import function_cold_start  # noqa: E402
+import smoke  # noqa: E402
 import v1_cold_start  # noqa: E402
 
 TARGET_SECONDS = 0.30
@@ -266,15 +267,18 @@ def print_v1(result: dict[str, Any]) -> None:
 
 
 def deployed(
-    function_runs: int, v1_runs: int
+    function_runs: int, v1_runs: int, *, smoke: bool = False
 ) -> tuple[dict[str, function_cold_start.FunctionSummary], dict[str, function_cold_start.FunctionSummary]]:
     """The functions from their bundles against moto, then the cold starts serving a 1.0 request
-    (ours as deployed among them), in the same bundles and stage."""
+    (ours as deployed among them), in the same bundles and stage. ``smoke``: the API function
+    only, without warm-up rounds."""
     if not function_runs and not v1_runs:
         return {}, {}
-    with function_cold_start.world() as world:
-        functions = function_cold_start.measure(function_runs, world) if function_runs else {}
-        v1 = v1_cold_start.measure(v1_runs, world) if v1_runs else {}
+    variants = function_cold_start.FUNCTIONS[:1] if smoke else function_cold_start.FUNCTIONS
+    with function_cold_start.world(variants) as world:
+        warmup = not smoke
+        functions = function_cold_start.measure(function_runs, world, warmup=warmup) if function_runs else {}
+        v1 = v1_cold_start.measure(v1_runs, world, warmup=warmup) if v1_runs else {}
     return functions, v1
 
 
@@ -291,16 +295,17 @@ def main() -> None:
         help="rounds of the cold starts serving a 1.0 request (0: skip them)",
     )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
-    if args.runs < 7:
+    args = smoke.parse(parser, runs=1, function_runs=1, v1_runs=1)
+    if args.runs < 7 and not args.smoke:
         parser.error("--runs must be at least 7")
 
     compile_seconds = compile_bytecode()
     load_average = os.getloadavg()[0]
     summaries = measure(args.runs)
-    costs = import_costs("ours-aws")  # the deployed configuration: where the time goes
-    functions, v1 = deployed(args.function_runs, args.v1_runs)
-    v1_imports = v1_cold_start.request_imports() if args.v1_runs else {}
+    # The deployed configuration: where the time goes.
+    costs = import_costs("ours-aws", runs=1 if args.smoke else IMPORTTIME_RUNS)
+    functions, v1 = deployed(args.function_runs, args.v1_runs, smoke=args.smoke)
+    v1_imports = v1_cold_start.request_imports(runs=1 if args.smoke else 3) if args.v1_runs else {}
     ours, sdk = summaries["ours"], summaries["a2a-sdk"]
     result: dict[str, Any] = {
         "compile_seconds": compile_seconds,

@@ -88,7 +88,7 @@ class FunctionSummary:
 
 
 @contextmanager
-def bundles(directory: Path) -> Iterator[dict[str, Path]]:
+def bundles(directory: Path, variants: tuple[Variant, ...] = FUNCTIONS) -> Iterator[dict[str, Path]]:
     """Each function's bundle for this machine, built as the CDK stack builds it."""
     from a2a_core.bundling.plan import BundleOptions, BundlePlan
     from a2a_core.project import find_project
@@ -96,7 +96,7 @@ def bundles(directory: Path) -> Iterator[dict[str, Path]]:
     architecture = "x86_64" if os.uname().machine == "x86_64" else "arm64"
     version = f"{sys.version_info.major}.{sys.version_info.minor}"  # bundles this interpreter runs
     built = {}
-    for variant in FUNCTIONS:
+    for variant in variants:
         options = BundleOptions(architecture=architecture, python_version=version, auth=variant.auth)
         BundlePlan(find_project(ROOT), options).bundle(variant.function).build(directory / variant.function)
         built[variant.function] = directory / variant.function
@@ -146,19 +146,25 @@ class World:
 
 
 @contextmanager
-def world() -> Iterator[World]:
-    with tempfile.TemporaryDirectory(prefix="a2a-bench-bundles-") as scratch, bundles(Path(scratch)) as built:
+def world(variants: tuple[Variant, ...] = FUNCTIONS) -> Iterator[World]:
+    """``variants``' bundles (the API function's is the one the 1.0 cold starts use)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="a2a-bench-bundles-") as scratch,
+        bundles(Path(scratch), variants) as built,
+    ):
         runtime = runtime_packages(Path(scratch))
         with Stage() as stage:
             yield World(built, runtime, stage)
 
 
-def measure(runs: int, world: World) -> dict[str, FunctionSummary]:
-    """``runs`` rounds (after one discarded round), the functions and a2a-sdk interleaved."""
-    samples: dict[str, list[Sample]] = {v.function: [] for v in FUNCTIONS}
+def measure(runs: int, world: World, *, warmup: bool = True) -> dict[str, FunctionSummary]:
+    """``runs`` rounds (after one discarded round, unless not ``warmup``), the functions (those
+    ``world`` bundled) and a2a-sdk interleaved."""
+    variants = [v for v in FUNCTIONS if v.function in world.bundles]
+    samples: dict[str, list[Sample]] = {v.function: [] for v in variants}
     samples[SDK] = []
-    for round_ in range(runs + 1):
-        for variant in FUNCTIONS:
+    for round_ in range(0 if warmup else 1, runs + 1):
+        for variant in variants:
             paths = [world.bundles[variant.function], world.runtime]
             run = exercise(world.stage, variant, paths, first_only=True)
             sample = Sample(

@@ -28,6 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import smoke  # noqa: E402
 from a2a_core.aws.blobs import S3Blobs  # noqa: E402
 from a2a_core.aws.clients import build_clients  # noqa: E402
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore  # noqa: E402
@@ -39,7 +40,7 @@ from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated  # noqa: E402
 from a2a_core.core.requests import ListTasksQuery  # noqa: E402
 from a2a_core.domain import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
-from a2a_core.local.moto_server import start_local_aws  # noqa: E402
+from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
 from aws_cost import PRICES, Meter  # noqa: E402
 from aws_cost import run as simple_task_costs  # noqa: E402
 
@@ -98,7 +99,7 @@ async def measure_pages(engine: TaskEngine, meter: Meter, query: ListTasksQuery)
 
 
 def list_costs(tasks: int) -> dict[str, Any]:
-    aws = start_local_aws()
+    aws = start_emulator()
     try:
         clients = build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials)
         meter = Meter()
@@ -152,7 +153,7 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=200)
     parser.add_argument("--simple-tasks", type=int, default=20)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, tasks=12, simple_tasks=1)
     writes = simple_task_costs(args.simple_tasks, "rest_api")
     lists = list_costs(args.tasks)
     if args.json:

@@ -35,19 +35,21 @@ sys.path.insert(0, str(ROOT / "tests"))
 os.environ.setdefault("AWS_ACCESS_KEY_ID", "testing")
 os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 
+import smoke  # noqa: E402
 from a2a_core.aws.kms_signer import KmsSigner  # noqa: E402
 from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
 from a2a_core.compose.aws import build_kms_client, build_push_store, build_task_store  # noqa: E402
+from a2a_core.compose.backends import build_adapters  # noqa: E402
 from a2a_core.compose.push import build_sender  # noqa: E402
 from a2a_core.core.changes import Change, status  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402
 from a2a_core.core.records import Commit  # noqa: E402
 from a2a_core.core.store import InMemoryTaskStore, TaskStore  # noqa: E402
+from a2a_core.dev.emulated import push_poller  # noqa: E402
 from a2a_core.domain import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402
-from a2a_core.local.lambda_shapes import LocalLambdaContext  # noqa: E402
-from a2a_core.local.moto_server import start_local_aws  # noqa: E402
-from a2a_core.local.stream_poller import local_push_poller  # noqa: E402
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext  # noqa: E402
+from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters  # noqa: E402
 from a2a_core.push.notifier import PushNotifier  # noqa: E402
 from a2a_core.push.signing import LocalSigner, Signer  # noqa: E402
@@ -164,7 +166,7 @@ def throughput(
 
 
 async def end_to_end_delay(samples: int) -> dict[str, float]:
-    aws = start_local_aws()
+    aws = start_emulator()
     receiver = Receiver().start()
     stop = asyncio.Event()
     try:
@@ -181,7 +183,9 @@ async def end_to_end_delay(samples: int) -> dict[str, float]:
         store = build_task_store(settings, aws.clients)
         configs = build_push_store(settings, aws.clients)
         ledger = TaskLedger(store)
-        poller = asyncio.create_task(local_push_poller(settings, aws, LocalSigner()).run(stop))
+        poller = asyncio.create_task(
+            push_poller(build_adapters(settings, aws.clients), aws, LocalSigner()).run(stop)
+        )
         delays, writes = [], []
         for index in range(samples + 3):  # the first three warm up imports, clients, connections
             [commit] = await make_tasks_until_working(ledger, configs, receiver.url())
@@ -224,7 +228,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--samples", type=int, default=40)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = smoke.parse(parser, notifications=4, batch=2, samples=1)
 
     results: dict[str, Any] = {}
     results["memory"] = throughput(
@@ -234,7 +238,7 @@ def main() -> int:
         count=args.notifications,
         batch=args.batch,
     )
-    aws = start_local_aws()
+    aws = start_emulator()
     try:
         settings = SETTINGS.model_copy(
             update={

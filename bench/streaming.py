@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import smoke
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -260,8 +262,8 @@ class Server:
 
         self.stack = build_dev_stack(Settings(backend=backend, name="bench"), as_executor(bench_agent))
         self.meter = ReadMeter()
-        if self.stack.local_aws is not None:
-            self.meter.attach(self.stack.local_aws.clients.dynamodb)
+        if self.stack.emulator is not None:
+            self.meter.attach(self.stack.emulator.clients.dynamodb)
         sock = bind("127.0.0.1", 0)
         if nodelay:
             # A listening socket made with IPPROTO_TCP: asyncio then sets TCP_NODELAY on each
@@ -337,11 +339,11 @@ def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
                 "events_per_second": round((events - 1) / duration, 1) if duration > 0 else None,
                 "agent_writes_per_second": round(count / (agent_done - agent_started), 1),
                 "final_event_lag_ms": round((stream["final_at"] - agent_done) * 1000, 2),
-                "dynamodb_reads": reads if server.stack.local_aws else None,
-                "dynamodb_reads_per_event": round(reads / events, 3) if server.stack.local_aws else None,
+                "dynamodb_reads": reads if server.stack.emulator else None,
+                "dynamodb_reads_per_event": round(reads / events, 3) if server.stack.emulator else None,
                 "dynamodb_read_units_per_event": (
                     round((end_meter["api_units"] - start_meter["api_units"]) / events, 3)
-                    if server.stack.local_aws
+                    if server.stack.emulator
                     else None
                 ),
             }
@@ -356,7 +358,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> dict[str, Any]:
             "events": replay["events"],
             "stream_seconds": round(duration, 4),
             "events_per_second": round((replay["events"] - 1) / duration, 1) if duration > 0 else None,
-            "dynamodb_reads": reads if server.stack.local_aws else None,
+            "dynamodb_reads": reads if server.stack.emulator else None,
         }
     first_reads = after_first["api_calls"] - before["api_calls"]
     return {
@@ -443,7 +445,7 @@ def main() -> None:
     parser.add_argument("--text", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--task", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = smoke.parse(parser, requests=1, warmup=0, chunks=20, local_chunks=5, paced_chunks=3)
     if args.client:
         client_main(args)
         return

@@ -45,12 +45,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import smoke  # noqa: E402
 from a2a_core.core.broker import RunOperation  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
 from a2a_core.core.changes import Change, Decide, status  # noqa: E402
 from a2a_core.core.executor import TaskContext, as_executor  # noqa: E402
 from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
+from a2a_core.core.requests import TaskQuery, TaskRef  # noqa: E402
 from a2a_core.core.streams import TaskStreams  # noqa: E402
 from a2a_core.dev import DevStack  # noqa: E402
 from a2a_core.dev.stack import build_dev_stack  # noqa: E402
@@ -58,8 +60,6 @@ from a2a_core.domain import (  # noqa: E402
     Artifact,
     Message,
     Role,
-    TaskIdParams,
-    TaskQueryParams,
     TaskState,
     TextPart,
 )
@@ -213,7 +213,7 @@ async def measure(
     for _ in range(repeat):
         for length in (1, 10):
             before, started = meter.reading(), time.perf_counter()
-            task = await engine.get_task(TaskQueryParams(id=task_id, history_length=length), CALLER)
+            task = await engine.get_task(TaskQuery(task_id, history_length=length), CALLER)
             samples[f"get_history_{length}"].add(time.perf_counter() - started, before, meter.reading())
             if not 0 < len(task.history or []) <= length:
                 raise BenchmarkError(f"historyLength {length} gave {len(task.history or [])} messages")
@@ -240,7 +240,7 @@ async def measure(
         head = await stack.service.ledger.head(task_id)
         streams = TaskStreams(engine)
         before, started = meter.reading(), time.perf_counter()
-        events = await streams.resubscribe(TaskIdParams(id=task_id), Caller(last_event_id=str(head.last_seq)))
+        events = await streams.resubscribe(TaskRef(task_id), Caller(last_event_id=str(head.last_seq)))
         items = [item async for item in events]
         samples["resubscribe"].add(time.perf_counter() - started, before, meter.reading())
         if len(items) != 1 or getattr(items[0].result, "final", None) is not True:
@@ -252,8 +252,8 @@ async def run(sizes: list[int], repeat: int, backend: str) -> list[dict[str, Any
     probe = TurnProbe()
     stack = build_dev_stack(Settings(backend=backend, name="bench"), as_executor(probe))
     meter = ReadMeter()
-    if stack.local_aws is not None:
-        meter.attach(stack.local_aws.clients.dynamodb)
+    if stack.emulator is not None:
+        meter.attach(stack.emulator.clients.dynamodb)
     probe.meter = meter
     results = []
     try:
@@ -268,8 +268,8 @@ async def run(sizes: list[int], repeat: int, backend: str) -> list[dict[str, Any
             results.append({"commits": size, **await measure(stack, probe, meter, task_id, repeat)})
             print(f"  {size} commits: measured", file=sys.stderr)
     finally:
-        if stack.local_aws is not None:
-            stack.local_aws.stop()
+        if stack.emulator is not None:
+            stack.emulator.stop()
     return results
 
 
@@ -313,7 +313,7 @@ def main() -> None:
         "--backend", choices=["local", "memory"], default="local", help="memory: wall time only"
     )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
+    args = smoke.parse(parser, sizes="1,5", repeat=1)
     sizes = [int(size) for size in args.sizes.split(",")]
     if args.repeat < 1 or any(size < 1 for size in sizes):
         parser.error("--repeat and sizes must be >= 1")

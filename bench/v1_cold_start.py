@@ -103,12 +103,13 @@ def run_case(config: Config, protocol: str, world: World | None) -> Sample:
     )
 
 
-def measure(runs: int, world: World | None) -> dict[str, FunctionSummary]:
-    """``runs`` rounds after a discarded one, every case once per round; "config protocol" ->
-    summary. Without ``world`` (no bundles, no moto) ``ours-deployed`` is left out."""
+def measure(runs: int, world: World | None, *, warmup: bool = True) -> dict[str, FunctionSummary]:
+    """``runs`` rounds after a discarded one (unless not ``warmup``), every case once per round;
+    "config protocol" -> summary. Without ``world`` (no bundles, no moto) ``ours-deployed`` is
+    left out."""
     cases = [(c, p) for c in CONFIGS for p in c.protocols if world is not None or c.name != "ours-deployed"]
     samples: dict[str, list[Sample]] = defaultdict(list)
-    for round_ in range(runs + 1):
+    for round_ in range(0 if warmup else 1, runs + 1):
         for config, protocol in cases:
             sample = run_case(config, protocol, world)
             if round_:

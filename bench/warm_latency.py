@@ -36,6 +36,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import smoke
 from lambda_events import FakeLambdaContext
 from warm_report import (
     TARGET_MS,
@@ -197,7 +198,7 @@ def main() -> None:
         "as a worker would (by default nothing drains it and it grows)",
     )
     parser.add_argument("--json", action="store_true", help="print one machine-readable JSON object")
-    args = parser.parse_args()
+    args = smoke.parse(parser, iterations=2, warmup=1, rounds=1)
     if args.iterations < 1 or args.warmup < 0 or args.rounds < 1:
         parser.error("--iterations and --rounds must be >= 1 and --warmup >= 0")
 

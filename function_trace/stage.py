@@ -58,10 +58,10 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
     def __init__(self) -> None:
         from a2a_core.auth.testing import LocalIssuer
         from a2a_core.aws.clients import client_factory
-        from a2a_core.local.moto_server import start_local_aws
+        from a2a_core.emulator.moto_server import start_emulator
 
         self._stack = contextlib.ExitStack()
-        self.aws = start_local_aws()
+        self.aws = start_emulator()
         self._stack.callback(self.aws.stop)
         make = client_factory(
             self.aws.region, self.aws.endpoint_url, read_timeout=10, credentials=self.aws.credentials
@@ -169,7 +169,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
 
     def push_event(self) -> dict[str, Any]:
         """The stream records of a task the echo agent completed, with a config for the receiver."""
-        from a2a_core.local.stream_poller import stream_event
+        from a2a_core.emulator.stream_poller import stream_event
 
         task_id = self._completed_task_with_webhook()
         stream_arn = self.aws.clients.dynamodb.describe_table(TableName=self.aws.names.table)["Table"][
@@ -259,7 +259,7 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
         return records
 
     def _sqs_event(self, messages: list[dict[str, Any]], queue_url: str) -> dict[str, Any]:
-        from a2a_core.local.lambda_shapes import sqs_event
+        from a2a_core.emulator.lambda_shapes import sqs_event
 
         arn = f"arn:aws:sqs:{self.aws.region}:123456789012:{queue_url.rsplit('/', 1)[-1]}"
         return sqs_event(messages, queue_arn=arn, region=self.aws.region)

@@ -31,9 +31,9 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.requests import SendRequest
 from a2a_core.domain import Message, Role, Task, TaskState, TextPart
-from a2a_core.local import lambda_shapes
-from a2a_core.local.lambda_shapes import LocalLambdaContext
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator import lambda_shapes
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class Deployment:
     """The service's resources on moto, seen as the API sees them (to create tasks) and as a
     Lambda function sees them (through its environment)."""
 
-    aws: LocalAws
+    aws: EmulatedAws
     names: ResourceNames
 
     def env(self, **overrides: str) -> dict[str, str]:

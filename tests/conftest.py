@@ -6,7 +6,8 @@ from collections.abc import Iterator
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.local.moto_server import LocalAws, create_resources, start_local_aws
+from a2a_core.emulator.moto_server import EmulatedAws, create_resources
+from emulator_process import start_emulator_process
 
 # The Lambda handlers under test build their clients from the usual credential chain, as in AWS;
 # moto accepts any credentials. (`a2a-serverless dev` gives its emulator clients their own.)
@@ -20,14 +21,26 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def local_aws() -> Iterator[LocalAws]:
-    """moto's real server on a loopback port, shared by the session (resources are per test)."""
-    aws = start_local_aws()
+def local_aws() -> Iterator[EmulatedAws]:
+    """moto's real server on a loopback port, in a child process shared by this test process's
+    session (resources are per test)."""
+    aws = start_emulator_process()
     yield aws
     aws.stop()
 
 
 @pytest.fixture
-def aws_resources(local_aws: LocalAws) -> ResourceNames:
+def aws_resources(local_aws: EmulatedAws) -> ResourceNames:
     """A fresh table, queue pair and bucket on the emulator for one test."""
     return create_resources(local_aws.clients, prefix=None, region=local_aws.region)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """With every core (``make test``: pytest-xdist's ``--dist loadgroup``), a test that uses a
+    module-scoped fixture (an e2e module's servers) runs on the worker that runs the rest of its
+    module, so the fixture is built once; every other test goes to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope == "module" for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

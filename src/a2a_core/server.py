@@ -1,4 +1,5 @@
-"""`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it).
+"""`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it), and
+`build_worker`, the worker that runs the agent against it.
 
 What the HTTP app (`a2a_core.app.create_app`) serves and what a worker runs against: the ledger
 over the task store, the engine, every protocol generation's surface (`protocols`: the JSON-RPC
@@ -43,9 +44,20 @@ class AgentServer:
         return self.protocols.dispatcher
 
     def worker(self, agent: AgentExecutor | AgentFunction) -> Worker:
-        return Worker(
-            self.ledger,
-            as_executor(agent),
-            lease_seconds=self.settings.lease_seconds,
-            context_store=self.context_store,
-        )
+        """A worker running ``agent`` over this server's tasks, in this process."""
+        return build_worker(self.settings, self.ledger, agent, context_store=self.context_store)
+
+
+def build_worker(
+    settings: Settings,
+    ledger: TaskLedger,
+    agent: AgentExecutor | AgentFunction,
+    *,
+    context_store: ContextStore | None = None,
+) -> Worker:
+    """The one way a worker is built (the worker function's, dev's, a test's). A turn is claimed
+    at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
+    delivers an operation before its dead-letter queue takes it (`a2a_core.aws.resources`)."""
+    return Worker(
+        ledger, as_executor(agent), lease_seconds=settings.lease_seconds, context_store=context_store
+    )

@@ -18,13 +18,13 @@ from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
 
 RETENTION = 7 * 24 * 3600
 
 
-def _aws(request: pytest.FixtureRequest) -> tuple[LocalAws, ResourceNames]:
+def _aws(request: pytest.FixtureRequest) -> tuple[EmulatedAws, ResourceNames]:
     # Looked up lazily so the in-memory runs never start the emulator.
     return request.getfixturevalue("local_aws"), request.getfixturevalue("aws_resources")
 

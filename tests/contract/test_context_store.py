@@ -11,7 +11,7 @@ from a2a_core.aws.calls import Item, query_all
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore, context_key
 from a2a_core.aws.resources import TABLE, ResourceNames
 from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError, ContextStore, ContextUpdate
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 
 pytestmark = pytest.mark.anyio
 
@@ -197,11 +197,11 @@ async def test_a_2_mb_context_round_trips_and_can_be_replaced(big_context_store:
 
 
 @pytest.fixture
-def dynamodb(local_aws: LocalAws, aws_resources: ResourceNames) -> tuple[LocalAws, str]:
+def dynamodb(local_aws: EmulatedAws, aws_resources: ResourceNames) -> tuple[EmulatedAws, str]:
     return local_aws, aws_resources.table
 
 
-def _store(dynamodb: tuple[LocalAws, str], clock: float | None = None) -> DynamoDBContextStore:
+def _store(dynamodb: tuple[EmulatedAws, str], clock: float | None = None) -> DynamoDBContextStore:
     aws, table = dynamodb
     return DynamoDBContextStore(
         aws.clients.dynamodb,
@@ -211,7 +211,7 @@ def _store(dynamodb: tuple[LocalAws, str], clock: float | None = None) -> Dynamo
     )
 
 
-async def _items(dynamodb: tuple[LocalAws, str], context_id: str) -> list[Item]:
+async def _items(dynamodb: tuple[EmulatedAws, str], context_id: str) -> list[Item]:
     aws, table = dynamodb
     return await query_all(
         aws.clients.dynamodb,
@@ -229,7 +229,7 @@ def _size(item: Item) -> int:
 
 
 async def test_a_large_context_is_split_into_items_under_the_limit_each_with_a_ttl(
-    dynamodb: tuple[LocalAws, str],
+    dynamodb: tuple[EmulatedAws, str],
 ) -> None:
     store = _store(dynamodb)
     before = int(time.time())
@@ -242,14 +242,14 @@ async def test_a_large_context_is_split_into_items_under_the_limit_each_with_a_t
         assert "context_id" not in item  # stays out of the tasks' context index
 
 
-async def test_a_small_context_is_one_item_with_a_ttl(dynamodb: tuple[LocalAws, str]) -> None:
+async def test_a_small_context_is_one_item_with_a_ttl(dynamodb: tuple[EmulatedAws, str]) -> None:
     await _store(dynamodb, clock=1_000_000.0).update_context("c1", VALUE, expected_version=NO_CONTEXT)
     (item,) = await _items(dynamodb, "c1")
     assert item[TABLE.ttl_attribute] == {"N": str(1_000_000 + RETENTION)}
 
 
 async def test_a_context_past_its_ttl_reads_as_gone_and_can_be_created_again(
-    dynamodb: tuple[LocalAws, str],
+    dynamodb: tuple[EmulatedAws, str],
 ) -> None:
     written_at = time.time()
     await _store(dynamodb, clock=written_at).update_context("c1", "old", expected_version=NO_CONTEXT)

@@ -33,9 +33,9 @@ from a2a_core.compose import build_server
 from a2a_core.compose.aws import build_aws_adapters
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.domain import Task, TaskState, TaskStatusUpdateEvent
+from a2a_core.emulator.moto_server import EmulatedAws, create_resources
+from a2a_core.emulator.pollers import SqsPoller
 from a2a_core.examples.echo import agent as echo
-from a2a_core.local.moto_server import LocalAws, create_resources
-from a2a_core.local.pollers import SqsPoller
 from a2a_core.settings import Settings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
@@ -101,11 +101,11 @@ class UrlServer:
 
 
 @pytest.fixture(scope="module")
-def names(local_aws: LocalAws) -> ResourceNames:
+def names(local_aws: EmulatedAws) -> ResourceNames:
     return create_resources(local_aws.clients, prefix=None, region=local_aws.region)
 
 
-def environment(aws: LocalAws, names: ResourceNames, **extra: str) -> dict[str, str]:
+def environment(aws: EmulatedAws, names: ResourceNames, **extra: str) -> dict[str, str]:
     """The API function's environment as the CDK stack sets it for a function URL, on moto."""
     return {
         "A2A_BACKEND": "aws",
@@ -131,7 +131,7 @@ def serve(env: dict[str, str]) -> Iterator[str]:
         server.stop()
 
 
-def keys_cli(aws: LocalAws, names: ResourceNames, *args: str) -> subprocess.CompletedProcess[str]:
+def keys_cli(aws: EmulatedAws, names: ResourceNames, *args: str) -> subprocess.CompletedProcess[str]:
     where = ("--table", names.table, "--region", aws.region, "--endpoint-url", aws.endpoint_url)
     # Our interpreter and CLI with test-chosen arguments.
     return subprocess.run(  # noqa: S603
@@ -143,14 +143,14 @@ def keys_cli(aws: LocalAws, names: ResourceNames, *args: str) -> subprocess.Comp
     )
 
 
-def create_key(aws: LocalAws, names: ResourceNames, name: str, *limits: str) -> str:
+def create_key(aws: EmulatedAws, names: ResourceNames, name: str, *limits: str) -> str:
     run = keys_cli(aws, names, "create", name, *limits)
     assert run.returncode == 0, run.stderr
     return run.stdout.strip()
 
 
 @pytest.fixture(scope="module")
-def worker(local_aws: LocalAws, names: ResourceNames) -> Iterator[None]:
+def worker(local_aws: EmulatedAws, names: ResourceNames) -> Iterator[None]:
     """The worker Lambda's handler fed from the run queue, as its event source mapping feeds it."""
     settings = Settings(
         backend="aws",
@@ -181,7 +181,7 @@ def worker(local_aws: LocalAws, names: ResourceNames) -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def api_keys(local_aws: LocalAws, names: ResourceNames) -> dict[str, str]:
+def api_keys(local_aws: EmulatedAws, names: ResourceNames) -> dict[str, str]:
     return {
         "alice": create_key(local_aws, names, "alice"),
         "bob": create_key(local_aws, names, "bob"),
@@ -192,7 +192,7 @@ def api_keys(local_aws: LocalAws, names: ResourceNames) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def api_key_url(
-    local_aws: LocalAws, names: ResourceNames, api_keys: dict[str, str], worker: None
+    local_aws: EmulatedAws, names: ResourceNames, api_keys: dict[str, str], worker: None
 ) -> Iterator[str]:
     # Lookups are not cached here, so a revocation shows at once (deployed: within 60 s).
     env = environment(local_aws, names, A2A_AUTH_MODE="api_key", A2A_API_KEY_CACHE_SECONDS="0")
@@ -276,7 +276,7 @@ async def test_over_the_rate_limit_is_429_with_retry_after(
 
 
 async def test_keys_are_listed_without_secrets_and_revoked_without_a_redeploy(
-    local_aws: LocalAws, names: ResourceNames, api_key_url: str
+    local_aws: EmulatedAws, names: ResourceNames, api_key_url: str
 ) -> None:
     key = create_key(local_aws, names, "carol")
     second = create_key(local_aws, names, "carol")  # a rotation: both work, for the same caller
@@ -306,7 +306,7 @@ def issuer() -> LocalIssuer:
 
 
 @pytest.fixture(scope="module")
-def jwt_url(local_aws: LocalAws, names: ResourceNames, issuer: LocalIssuer) -> Iterator[str]:
+def jwt_url(local_aws: EmulatedAws, names: ResourceNames, issuer: LocalIssuer) -> Iterator[str]:
     with issuer.serve_jwks() as jwks_url:
         env = environment(
             local_aws,
@@ -347,7 +347,7 @@ async def test_jwts_missing_401_wrong_403_and_isolated_per_subject(jwt_url: str,
 
 
 @pytest.fixture(scope="module")
-def iam_url(local_aws: LocalAws, names: ResourceNames) -> Iterator[str]:
+def iam_url(local_aws: EmulatedAws, names: ResourceNames) -> Iterator[str]:
     with serve(environment(local_aws, names, A2A_AUTH_MODE="iam")) as url:
         yield url
 

@@ -63,7 +63,7 @@ def test_the_gateway_verified_caller_owns_its_tasks(
     status, _, answer = call(api, api_event(name))
     assert status == 200
     task_id = answer["result"]["id"]
-    head = loop.run_until_complete(api.store.head(task_id))
+    head = loop.run_until_complete(api.adapters.store.head(task_id))
     assert head.owner == principal
 
     get = api_event(name, {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}})
@@ -83,7 +83,7 @@ def test_a_request_the_gateway_did_not_authenticate_is_401(
     assert status == 401
     assert headers["www-authenticate"] == CHALLENGES[mode]
     assert answer["error"]["code"] == -32600
-    assert not api.store._logs
+    assert not api.adapters.store._logs
 
 
 def test_scopes_and_claims_come_from_the_cognito_authorizer() -> None:

@@ -19,9 +19,9 @@ import pytest
 
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.aws.lambdas import worker_handler
+from a2a_core.emulator import lambda_shapes
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext
 from a2a_core.examples.echo import agent as echo
-from a2a_core.local import lambda_shapes
-from a2a_core.local.lambda_shapes import LocalLambdaContext
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.notifier import CommitRef, PushNotifier

@@ -12,9 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.auth.local import dev_auth
 from a2a_core.core.executor import as_executor
 from a2a_core.dev import DevStack
+from a2a_core.dev.auth import dev_auth
 from a2a_core.dev.console import banner
 from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
@@ -29,8 +29,8 @@ def stacks() -> Iterator[list[DevStack]]:
     built: list[DevStack] = []
     yield built
     for stack in built:
-        if stack.local_aws is not None:
-            stack.local_aws.stop()
+        if stack.emulator is not None:
+            stack.emulator.stop()
 
 
 def local(stacks: list[DevStack], environ: dict[str, str]) -> DevStack:
@@ -85,9 +85,9 @@ def test_resources_named_for_the_local_backend_are_refused(variable: str, stacks
 
 def test_the_local_backend_runs_in_the_configured_region(stacks: list[DevStack]) -> None:
     stack = local(stacks, {"A2A_AWS_REGION": "eu-west-1"})
-    assert stack.local_aws is not None
-    assert stack.local_aws.region == "eu-west-1"
-    assert stack.local_aws.clients.dynamodb.meta.region_name == "eu-west-1"
+    assert stack.emulator is not None
+    assert stack.emulator.region == "eu-west-1"
+    assert stack.emulator.clients.dynamodb.meta.region_name == "eu-west-1"
 
 
 def test_dev_startup_does_not_look_for_real_aws_credentials(

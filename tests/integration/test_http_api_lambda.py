@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.compose import build_server
+from a2a_core.compose import compose_worker
 from agents import slow
 from auth_support import message, rpc, sse_data
 from aws_events import api_context, api_event, load_function
@@ -53,7 +53,7 @@ def get_task(request: dict[str, Any], task_id: str) -> dict[str, Any]:
 
 
 def owner(api: ModuleType, loop: asyncio.AbstractEventLoop, task_id: str) -> str:
-    head = loop.run_until_complete(api.store.head(task_id))
+    head = loop.run_until_complete(api.adapters.store.head(task_id))
     return str(head.owner)
 
 
@@ -132,7 +132,7 @@ def test_an_expired_token_the_authorizer_passed_is_403(
     status, _, answer = call(api, jwt_event(expires_in=-3600))
     assert status == 403
     assert answer["error"]["message"] == "Access denied: the bearer token has expired"
-    assert not api.store._logs
+    assert not api.adapters.store._logs
 
 
 @pytest.mark.parametrize(("mode", "challenge"), [("jwt", 'Bearer realm="a2a"'), ("iam", "AWS4-HMAC-SHA256")])
@@ -144,7 +144,7 @@ def test_a_route_without_an_authorizer_is_401(
     assert status == 401
     assert headers["www-authenticate"] == challenge
     assert answer["error"]["code"] == -32600
-    assert not api.store._logs
+    assert not api.adapters.store._logs
 
 
 @pytest.mark.parametrize("name", IAM_EVENTS)
@@ -177,7 +177,7 @@ def test_iam_without_the_signer_is_401(
     status, headers, _ = call(api, request)
     assert status == 401
     assert headers["www-authenticate"] == "AWS4-HMAC-SHA256"
-    assert not api.store._logs
+    assert not api.adapters.store._logs
 
 
 @pytest.mark.parametrize("name", ["apigw_http_message_send.json", "lambda_url_iam_message_send.json"])
@@ -191,7 +191,7 @@ def test_api_keys_are_refused_without_a_rest_api_even_when_the_key_is_valid(
     status, _, answer = call(api, request)
     assert status == 403
     assert "REST API" in answer["error"]["message"]
-    assert not api.store._logs
+    assert not api.adapters.store._logs
 
 
 def test_message_stream_is_one_buffered_sse_body(
@@ -203,9 +203,9 @@ def test_message_stream_is_one_buffered_sse_body(
     request["headers"]["accept"] = "text/event-stream"
 
     async def run_next_turn() -> None:
-        operation = await api.broker.receive(timeout=2.0)
+        operation = await api.adapters.broker.receive(timeout=2.0)
         assert operation is not None
-        await build_server(api.settings, store=api.store, broker=api.broker).worker(slow).handle(operation)
+        await compose_worker(api.adapters, slow).handle(operation)
 
     worker = loop.create_task(run_next_turn())
     response = api.handler(request, api_context())

@@ -295,7 +295,7 @@ def test_the_api_function_serves_the_caller_the_authorizer_allowed(
     status, answer = call(api, through_the_gateway(alice_token, alice, None))
     assert status == 200
     task_id = answer["result"]["id"]
-    assert loop.run_until_complete(api.store.head(task_id)).owner == f"jwt:{issuer.issuer}|alice"
+    assert loop.run_until_complete(api.adapters.store.head(task_id)).owner == f"jwt:{issuer.issuer}|alice"
 
     get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}}
     assert call(api, through_the_gateway(alice_token, alice, get))[1]["result"]["id"] == task_id

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.compose import build_server
+from a2a_core.compose import compose_worker
 from a2a_core.core.executor import AgentFunction
 from a2a_core.examples.echo import agent as echo
 from agents import chunk_text, slow
@@ -63,9 +63,9 @@ def run_turn(api: ModuleType, loop: asyncio.AbstractEventLoop, agent: AgentFunct
     """The worker Lambda's part: run the next queued turn, on the handler's store and queue."""
 
     async def run() -> None:
-        operation = await api.broker.receive(timeout=5)
+        operation = await api.adapters.broker.receive(timeout=5)
         assert operation is not None
-        await build_server(api.settings, store=api.store, broker=api.broker).worker(agent).handle(operation)
+        await compose_worker(api.adapters, agent).handle(operation)
 
     return loop.create_task(run())
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.compose import build_server
+from a2a_core.compose import compose_worker
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
@@ -35,14 +35,14 @@ def load_handler(monkeypatch: pytest.MonkeyPatch, **env: str) -> ModuleType:
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop) -> ModuleType:
     module = load_handler(monkeypatch, A2A_BACKEND="memory", A2A_STREAM_BUFFER_SECONDS=str(BUDGET))
-    assert isinstance(module.store, InMemoryTaskStore)
-    assert isinstance(module.broker, InMemoryBroker)
+    assert isinstance(module.adapters.store, InMemoryTaskStore)
+    assert isinstance(module.adapters.broker, InMemoryBroker)
     return module
 
 
 def worker_for(api: ModuleType) -> Worker:
     """A worker on the handler's own in-memory store, running `agents.slow`."""
-    return build_server(api.settings, store=api.store, broker=api.broker).worker(slow)
+    return compose_worker(api.adapters, slow)
 
 
 def rest_event(body: dict[str, Any], headers: dict[str, str] | None = None) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def test_a_stream_with_no_worker_ends_at_the_budget_then_resubscribe_continues(
     task_id = snapshot[1]["id"]
 
     # The worker Lambda runs the turn (on the same store, as it would on the same table).
-    operation = loop.run_until_complete(api.broker.receive(timeout=0))
+    operation = loop.run_until_complete(api.adapters.broker.receive(timeout=0))
     assert operation is not None
     assert operation.task_id == task_id
     loop.run_until_complete(worker_for(api).handle(operation))
@@ -185,6 +185,6 @@ def test_a_running_turn_is_delivered_across_budgets_without_gap_or_duplicate(
 
 
 async def run_next(api: ModuleType) -> None:
-    operation = await api.broker.receive(timeout=1.0)
+    operation = await api.adapters.broker.receive(timeout=1.0)
     assert operation is not None
     await worker_for(api).handle(operation)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
@@ -9,6 +10,7 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.dev.stack import run_worker_loop
 from a2a_core.examples.echo import agent as echo
 from support import Stack
 
@@ -23,9 +25,16 @@ def anyio_backend() -> str:
 
 
 async def _client(**settings: object) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(Stack(echo, **settings).service))
-    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
-        yield client
+    """A client of the app, with a worker running the agent (a blocking send waits for it)."""
+    stack = Stack(echo, **settings)
+    worker = asyncio.create_task(run_worker_loop(stack.broker, stack.worker))
+    transport = httpx.ASGITransport(app=create_app(stack.service))
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
+            yield client
+    finally:
+        worker.cancel()
+        await asyncio.gather(worker, return_exceptions=True)
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from a2a_core.auth import CredentialsRejectedError, NoAuthenticator, Principal, build_authenticator
-from a2a_core.auth.local import dev_auth
 from a2a_core.auth.testing import LocalIssuer
+from a2a_core.dev.auth import dev_auth
 from a2a_core.dev.console import banner
 from a2a_core.domain import AgentSkill, to_wire
 from a2a_core.protocol.card import CardBuilder

@@ -19,7 +19,7 @@ from a2a_core.auth.base import (
     NoAuthenticator,
     Principal,
 )
-from a2a_core.settings import Settings, SettingsError
+from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
     from a2a_core.auth.key_store import ApiKeyStore
@@ -90,33 +90,15 @@ def _stored_keys(settings: Settings, keys: ApiKeyStore | None, buckets: RateBuck
 
 
 def _jwt(settings: Settings) -> Authenticator:
-    from joserfc.errors import JoseError
-
-    from a2a_core.auth.bearer import BearerAuthenticator, Jwks, TokenValidator
+    from a2a_core.auth.bearer import BearerAuthenticator
+    from a2a_core.auth.issuer_settings import token_validator
 
     s = settings
-    local = (s.jwt_issuer, s.jwt_audience, s.jwt_jwks_url or s.jwt_jwks_file)
     in_app = s.front_door == "function_url"  # no authorizer in front: the token is checked here
-    if not any(local) and not in_app:  # tokens are validated by API Gateway's authorizer only
+    if not (s.jwt_issuer or s.jwt_audience or s.jwt_jwks_url or s.jwt_jwks_file) and not in_app:
+        # Tokens are validated by API Gateway's authorizer only.
         return BearerAuthenticator(None, trust_context_header=s.trust_request_context_header)
-    if not all(local) or (s.jwt_jwks_url and s.jwt_jwks_file):
-        raise SettingsError(
-            "A2A_AUTH_MODE is jwt: validating tokens here needs A2A_JWT_ISSUER, A2A_JWT_AUDIENCE and "
-            "exactly one of A2A_JWT_JWKS_URL and A2A_JWT_JWKS_FILE"
-        )
-    assert s.jwt_issuer is not None
-    assert s.jwt_audience is not None
-    try:
-        jwks = Jwks(url=s.jwt_jwks_url) if s.jwt_jwks_url else Jwks.from_file(s.jwt_jwks_file or "")
-        validator = TokenValidator(
-            jwks,
-            issuer=s.jwt_issuer,
-            audience=s.jwt_audience,
-            algorithms=s.jwt_algorithms,
-            leeway=s.jwt_leeway_seconds,
-        )
-    except (OSError, ValueError, JoseError) as error:
-        raise SettingsError(f"A2A_JWT_*: {error}") from None
+    validator = token_validator(s, checker=f"{ENV_PREFIX}AUTH_MODE=jwt with tokens checked by the app")
     if in_app:
         return BearerAuthenticator(validator, from_gateway=False)
     return BearerAuthenticator(validator, trust_context_header=s.trust_request_context_header)

@@ -1,6 +1,6 @@
 """The AWS resources the service needs, defined once.
 
-The CDK stack (`infra/`) and the local emulation (`a2a_core.local`) both build their table,
+The CDK stack (`infra/`) and the local emulation (`a2a_core.emulator`) both build their table,
 queues and bucket from these specs, so names, keys, indexes and queue settings cannot drift.
 """
 

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from a2a_core.dev.console import banner, bind
     from a2a_core.dev.guard import DevDoors
     from a2a_core.dev.stack import build_dev_stack
-    from a2a_core.local.state import DEFAULT_STATE_DIR
+    from a2a_core.emulator.state import DEFAULT_STATE_DIR
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     backend = args.backend or os.environ.get("A2A_BACKEND") or "local"

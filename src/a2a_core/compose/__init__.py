@@ -1,38 +1,61 @@
 """Composition: settings and clients in, adapters and the assembled `AgentServer` out.
 
-The one place (this package) that decides which adapter serves which port: here the server,
-`compose.push` the push notification parts, `compose.aws` the AWS adapters (and the app's own
-authenticator behind a function URL). `functions/*/handler.py` (one per
-Lambda function) and `a2a-serverless dev` (`a2a_core.dev`) are thin roots over it: they read the
-settings, build the AWS clients once, and call these. AWS adapters (and botocore) and the push
-delivery code are imported by the builders that use them, so an in-memory API never loads them.
+The one place (this package) that decides which adapter serves which port: `compose.backends`
+each backend's adapters (`compose.adapters` the in-memory ones, `compose.aws` the AWS ones and
+the app's own authenticator behind a function URL), here the server, `compose.push` the push
+notification parts, `compose.agent` the user's agent. `functions/*/handler.py` (one per Lambda
+function) and `a2a-serverless dev` (`a2a_core.dev`) are thin roots over it: they read the
+settings, ask for their backend's adapters once, and call these. AWS adapters (and botocore) and
+the push delivery code are imported by the builders that use them, so an in-memory API never
+loads them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from a2a_core.compose.adapters import Adapters
+from a2a_core.compose.backends import build_adapters
 from a2a_core.compose.push import build_push_config_service, default_signers
 from a2a_core.core.broker import Broker
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
+from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
-from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
+from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import TaskStore
 from a2a_core.core.streams import TaskStreams
+from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import build_protocols
 from a2a_core.protocol.card import CardBuilder
-from a2a_core.server import AgentServer
-from a2a_core.settings import Settings, SettingsError
+from a2a_core.server import AgentServer, build_worker
+from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
+
+
+def compose_server(adapters: Adapters, *, push_signers: Sequence[Signer] | None = None) -> AgentServer:
+    """The server over one backend's adapters (`a2a_core.compose.backends.build_adapters`): what
+    every composition root serves. Its worker is `compose_worker`'s (the API function has none)."""
+    return build_server(
+        adapters.settings,
+        store=adapters.store,
+        broker=adapters.broker,
+        push_store=adapters.push_store if adapters.settings.push_enabled else None,
+        push_signers=push_signers,
+    )
+
+
+def compose_worker(adapters: Adapters, agent: AgentExecutor | AgentFunction) -> Worker:
+    """The worker over one backend's adapters: what the worker function runs, and what dev's
+    loop or pollers feed."""
+    ledger = TaskLedger(adapters.store, history_cap=adapters.settings.max_history_length)
+    return build_worker(adapters.settings, ledger, agent, context_store=adapters.context_store)
 
 
 def build_server(
@@ -44,14 +67,16 @@ def build_server(
     push_store: PushConfigStore | None = None,
     push_signers: Sequence[Signer] | None = None,
 ) -> AgentServer:
-    """``push_store`` and ``push_signers`` matter only with ``settings.push_enabled``. Without a
-    store the memory backend keeps configs in memory; any other backend must pass the one built
-    with its other adapters. Without signers, the KMS keys the settings name sign."""
+    """The server over these ports (a test's, or a wrapped store). ``push_store`` and
+    ``push_signers`` matter only with ``settings.push_enabled``: without a store, the backend's
+    (`build_adapters`); without signers, the KMS keys the settings name."""
+    backend = build_adapters(settings)  # builds nothing until asked (push store, page token key)
     ledger = TaskLedger(store, history_cap=settings.max_history_length)
     push: PushConfigService | None = None
     signers: tuple[Signer, ...] = ()
     if settings.push_enabled:
-        push = build_push_config_service(settings, ledger, _push_store(settings, push_store))
+        configs = push_store if push_store is not None else backend.push_store
+        push = build_push_config_service(settings, ledger, configs)
         signers = tuple(push_signers) if push_signers is not None else default_signers(settings)
     engine = TaskEngine(
         ledger,
@@ -82,24 +107,9 @@ def build_server(
 
 def page_token_secret(settings: Settings) -> bytes:
     """The key ListTasks page tokens are signed with: ``A2A_PAGE_TOKEN_SECRET`` when set (the
-    stack sets it, so every instance and every deploy accepts each other's tokens). Otherwise the
-    memory and local backends, whose tasks live in this process, use a key of the process; the
-    aws backend derives one from its table, which its instances share, but anyone who knows the
-    table name could sign tokens (they would still only page through their own tasks)."""
+    stack sets it, so every instance and every deploy accepts each other's tokens), else the
+    backend's (`Adapters.page_token_key`): a key of the process where tasks live in it, one
+    derived from the table for the aws backend."""
     if settings.page_token_secret is not None:
         return settings.page_token_secret.get_secret_value().encode()
-    if settings.backend == "aws" and settings.table_name:
-        return hashlib.sha256(f"a2a-serverless:{settings.aws_region}:{settings.table_name}".encode()).digest()
-    return secrets.token_bytes(32)
-
-
-def _push_store(settings: Settings, store: PushConfigStore | None) -> PushConfigStore:
-    if store is not None:
-        return store
-    if settings.backend == "memory":
-        return InMemoryPushConfigStore()
-    raise SettingsError(
-        f"backend {settings.backend!r} with push notifications on needs the push config store built "
-        "with the other adapters: build_server(..., push_store=adapters.push_store), where adapters "
-        "= a2a_core.compose.aws.build_aws_adapters(settings, clients)"
-    )
+    return build_adapters(settings).page_token_key()

@@ -1,5 +1,6 @@
-"""The AWS adapters, built from the settings and the clients a composition root built once, and
-the app's own authenticator behind a function URL (API keys and rate buckets in the task table).
+"""The ``aws`` backend's adapters (`AwsAdapters`), built from the settings and the clients a
+composition root built once, and the app's own authenticator behind a function URL (API keys and
+rate buckets in the task table).
 
 Each builder asks only for the resources its adapter uses, so a function that needs just the
 table (the worker, the DLQ consumer) is not made to configure the queue too. AWS adapters (and
@@ -9,13 +10,11 @@ botocore) are imported by the builders that use them.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import hashlib
 from typing import TYPE_CHECKING
 
 from a2a_core.auth import Authenticator, build_authenticator
-from a2a_core.core.broker import Broker
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.push_store import PushConfigStore
+from a2a_core.compose.adapters import Adapters
 from a2a_core.core.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
@@ -29,25 +28,65 @@ if TYPE_CHECKING:
     from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
     from a2a_core.aws.kms_signer import KmsSigner
     from a2a_core.aws.sqs_broker import SqsBroker
-    from a2a_core.core.worker import Worker
+    from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
 
 _DAY = 24 * 3600
 
 
-@dataclass(frozen=True)
-class AwsAdapters:
-    store: TaskStore
-    broker: Broker
-    push_store: PushConfigStore
+class AwsAdapters(Adapters):
+    """The ``aws`` backend: DynamoDB, SQS and S3, named by the settings, through ``clients``
+    (built from the settings on first use when not given)."""
+
+    def __init__(self, settings: Settings, clients: AwsClients | None = None) -> None:
+        super().__init__(settings)
+        self._clients = clients
+
+    @functools.cached_property
+    def clients(self) -> AwsClients:
+        from a2a_core.aws.clients import build_clients
+
+        return self._clients or build_clients(self.settings.aws_region, self.settings.aws_endpoint_url)
+
+    @functools.cached_property
+    def store(self) -> TaskStore:
+        return build_task_store(self.settings, self.clients)
+
+    @functools.cached_property
+    def broker(self) -> SqsBroker:
+        return build_broker(self.settings, self.clients)
+
+    @functools.cached_property
+    def push_store(self) -> DynamoDBPushConfigStore:
+        return build_push_store(self.settings, self.clients)
+
+    @functools.cached_property
+    def context_store(self) -> DynamoDBContextStore:
+        return build_context_store(self.settings, self.clients)
+
+    @functools.cached_property
+    def push_dead_letters(self) -> SqsPushDeadLetters:
+        from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
+
+        return SqsPushDeadLetters(self.clients.sqs, required(self.settings.push_dlq_url, "push_dlq_url"))
+
+    def app_authenticator(self) -> Authenticator | None:
+        return build_app_authenticator(self.settings, self.clients)
+
+    def page_token_key(self) -> bytes:
+        """Derived from the table, which every instance shares (anyone who knows its name could
+        sign tokens, though they would still page only through their own tasks)."""
+        if not self.settings.table_name:
+            return super().page_token_key()
+        seed = f"a2a-serverless:{self.settings.aws_region}:{self.settings.table_name}"
+        return hashlib.sha256(seed.encode()).digest()
 
 
 def build_aws_adapters(settings: Settings, clients: AwsClients) -> AwsAdapters:
-    """Every adapter; raises `SettingsError` naming the first resource that is not configured."""
-    return AwsAdapters(
-        store=build_task_store(settings, clients),
-        broker=build_broker(settings, clients),
-        push_store=build_push_store(settings, clients),
-    )
+    """The API's adapters, built now: raises `SettingsError` naming the first resource that is not
+    configured."""
+    adapters = AwsAdapters(settings, clients)
+    (adapters.store, adapters.broker, adapters.push_store)  # noqa: B018 (built now, not on first use)
+    return adapters
 
 
 def build_task_store(settings: Settings, clients: AwsClients) -> DynamoDBTaskStore:
@@ -87,22 +126,6 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
         required(settings.table_name, "table_name"),
         retention_seconds=settings.retention_days * _DAY,
         chunk_bytes=settings.offload_threshold_bytes,
-    )
-
-
-def build_worker(settings: Settings, clients: AwsClients) -> Worker:
-    """What the worker function runs: the agent the settings name, over the task and context
-    stores, trying a turn as often as the run queue delivers it."""
-    from a2a_core.aws.resources import QUEUE
-    from a2a_core.compose.agent import load_agent
-    from a2a_core.core.worker import Worker
-
-    return Worker(
-        TaskLedger(build_task_store(settings, clients), history_cap=settings.max_history_length),
-        load_agent(settings.agent),
-        lease_seconds=settings.lease_seconds,
-        max_attempts=QUEUE.max_receive_count,
-        context_store=build_context_store(settings, clients),
     )
 
 

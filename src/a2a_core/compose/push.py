@@ -10,7 +10,7 @@ from a2a_core.core.push_store import PushConfigStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
-    from a2a_core.aws.clients import AwsClients
+    from a2a_core.compose.adapters import Adapters
     from a2a_core.push.delivery import WebhookSender
     from a2a_core.push.metrics import DeliveryMetrics
     from a2a_core.push.notifier import PushNotifier
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from a2a_core.push.signing import Signer
     from a2a_core.push.urls import Resolver, UrlPolicy
 
-from a2a_core.compose.aws import build_push_signers, build_push_store, build_task_store, required
+from a2a_core.compose.aws import build_push_signers
 
 # What notifications say in ``iss`` when A2A_PUBLIC_URL is not set (set it: receivers pin ``iss``).
 FALLBACK_ISSUER = "urn:a2a-serverless"
@@ -96,33 +96,30 @@ def _v1_push_payload() -> PushPayload:
 
 
 def build_push_notifier(
-    settings: Settings, clients: AwsClients, *, signer: Signer, metrics: DeliveryMetrics | None = None
+    adapters: Adapters, *, signer: Signer, metrics: DeliveryMetrics | None = None
 ) -> PushNotifier:
     """What the push function runs: task log, configs, the webhook sender, the push DLQ, and
     each generation's payload."""
-    from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
     from a2a_core.push.notifier import PushNotifier
 
+    settings = adapters.settings
     # Read-only: the push function may not write the table, so it never stores a snapshot.
-    ledger = TaskLedger(
-        build_task_store(settings, clients), history_cap=settings.max_history_length, repair_snapshots=False
-    )
+    ledger = TaskLedger(adapters.store, history_cap=settings.max_history_length, repair_snapshots=False)
     return PushNotifier(
         ledger,
-        build_push_store(settings, clients),
+        adapters.push_store,
         build_sender(settings, signer, metrics=metrics),
-        SqsPushDeadLetters(clients.sqs, required(settings.push_dlq_url, "push_dlq_url")),
+        adapters.push_dead_letters,
         events=settings.push_events,
         history_length=settings.max_history_length,
         payloads=push_payloads(),
     )
 
 
-def build_lambda_push_notifier(
-    settings: Settings, clients: AwsClients, *, metrics: DeliveryMetrics | None = None
-) -> PushNotifier:
+def build_lambda_push_notifier(adapters: Adapters, *, metrics: DeliveryMetrics | None = None) -> PushNotifier:
     """`build_push_notifier` signing with the KMS key; refuses settings meant for dev only."""
+    settings = adapters.settings
     if settings.push_allow_insecure_loopback:
         raise SettingsError(f"{ENV_PREFIX}PUSH_ALLOW_INSECURE_LOOPBACK is for local development only")
     signer = build_push_signers(settings)[0]
-    return build_push_notifier(settings, clients, signer=signer, metrics=metrics)
+    return build_push_notifier(adapters, signer=signer, metrics=metrics)

@@ -1,8 +1,10 @@
 """`a2a-serverless dev`: the API and a worker loop in one local process.
 
-The same `AgentServer` and `Worker` code that runs in Lambda runs here; only the adapters and the
-loop that feeds run operations to the worker differ. `dev.stack` builds the stack for a backend
-(`dev.local` the local one), `dev.guard` keeps web pages out, `dev.console` binds and prints.
+The same `AgentServer` and `Worker` code that runs in Lambda runs here, over the adapters
+`a2a_core.compose.backends` gives the backend; only the loop that feeds run operations to the
+worker differs. `dev.stack` builds the stack (`dev.emulated` the local backend's runner, on the
+AWS emulator), `dev.auth` the auth it serves with, `dev.guard` keeps web pages out,
+`dev.console` binds and prints.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
-    from a2a_core.auth.local import DevAuth
     from a2a_core.core.broker import Broker
     from a2a_core.core.worker import Worker
-    from a2a_core.local.moto_server import LocalAws
+    from a2a_core.dev.auth import DevAuth
+    from a2a_core.emulator.moto_server import EmulatedAws
     from a2a_core.server import AgentServer
 
 Background = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
@@ -28,12 +30,13 @@ Background = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 class DevStack:
     service: AgentServer
     worker: Worker
-    app: Starlette
     broker: Broker
     description: str
-    local_aws: LocalAws | None = None
+    emulator: EmulatedAws | None = None
     background: list[Background] = field(default_factory=list)
     auth: DevAuth | None = None  # how callers authenticate, for the banner
     kept: str = "nothing: this process only"  # what survives a restart, for the banner
     startup: list[Callable[[], Awaitable[object]]] = field(default_factory=list)  # before background
     closers: list[Callable[[], None]] = field(default_factory=list)  # after everything stopped
+    # The one app serving `service`, built last by `a2a_core.dev.stack.build_dev_stack`.
+    app: Starlette = field(init=False)

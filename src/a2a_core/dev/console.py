@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from a2a_core.auth.local import DevAuth
+from a2a_core.dev.auth import DevAuth
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -1,6 +1,9 @@
-"""The dev stack for each backend: the server, its worker and what feeds the worker.
+"""The dev stack: the backend's adapters, the server and its worker, what feeds the worker, and
+the one app serving them.
 
-The local backend's (moto, pollers, a kept state directory) is `a2a_core.dev.local`.
+Which adapters serve a backend is `a2a_core.compose.backends`' to decide; what runs the worker is
+dev's: a loop in this process (memory), the emulator's pollers (local, `a2a_core.dev.emulated`),
+or nothing (aws: the deployed worker function does).
 """
 
 from __future__ import annotations
@@ -8,21 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
 from a2a_core.app import create_app
-from a2a_core.auth.local import dev_auth
-from a2a_core.compose import build_server
+from a2a_core.compose import compose_server, compose_worker
+from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.executor import AgentExecutor
-from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.dev import DevStack
+from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -39,8 +41,8 @@ def build_dev_stack(
     - memory: in-process store and queue, a loop hands operations to the worker;
     - local: moto's server started in-process; the worker and dead-letter Lambda handlers are
       driven by SQS pollers, exactly as event source mappings drive them in AWS. With
-      ``state_dir`` what it stores is kept there across restarts (`a2a_core.local.journal`), and
-      runs in flight when the last process died are resumed; without, it starts empty;
+      ``state_dir`` what it stores is kept there across restarts (`a2a_core.emulator.journal`),
+      and runs in flight when the last process died are resumed; without, it starts empty;
     - aws: real resources from the A2A_* settings; only the API runs here (the deployed worker
       Lambda consumes the queue).
 
@@ -49,14 +51,15 @@ def build_dev_stack(
     auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
     if state_dir is not None and settings.backend != "local":
         raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")
-    builders = {
-        "memory": _memory_stack,
-        "local": lambda s, a: _local_stack(s, a, state_dir),
-        "aws": _aws_stack,
-    }
-    stack = builders[settings.backend](auth.settings, agent)
+    stack = _RUNNERS[settings.backend](auth.settings, agent, state_dir)
     stack.auth = auth
+    stack.app = create_app(stack.service, lifespan=_lifespan(stack))
+    if doors is not None:
+        doors.install(stack.app)
+    return stack
 
+
+def _lifespan(stack: DevStack) -> Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for step in stack.startup:
@@ -70,53 +73,47 @@ def build_dev_stack(
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            if stack.local_aws is not None:
-                stack.local_aws.stop()
+            if stack.emulator is not None:
+                stack.emulator.stop()
             for close in stack.closers:
                 close()
 
-    stack.app = create_app(stack.service, lifespan=lifespan)
-    if doors is not None:
-        doors.install(stack.app)
-    return stack
+    return lifespan
 
 
-def _local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
-    from a2a_core.dev.local import local_stack  # moto and botocore load only for this backend
-
-    return local_stack(settings, agent, state_dir)
-
-
-def _memory_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
-    broker = InMemoryBroker()
-    service = build_server(
-        settings, store=InMemoryTaskStore(), broker=broker, context_store=InMemoryContextStore()
-    )
-    worker = service.worker(agent)
-    stack = DevStack(service, worker, create_app(service), broker, "in-memory (this process only)")
+def _in_process(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -> DevStack:
+    adapters = build_adapters(settings)
+    broker = adapters.broker
+    assert isinstance(broker, InMemoryBroker)  # the memory backend's: this process's queue
+    worker = compose_worker(adapters, agent)
+    stack = DevStack(compose_server(adapters), worker, broker, "in-memory (this process only)")
     stack.background.append(lambda stop: run_worker_loop(broker, worker))
     return stack
 
 
-def _aws_stack(settings: Settings, agent: AgentExecutor) -> DevStack:
-    from a2a_core.aws.clients import build_clients
-    from a2a_core.compose.aws import build_aws_adapters, build_context_store
+def _on_emulator(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+    from a2a_core.dev.emulated import emulated_stack  # moto and botocore load only for this backend
 
-    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
-    adapters = build_aws_adapters(settings, clients)
-    # Nothing runs the stack's worker here (the Lambda does); it is built like the Lambda's anyway.
-    context_store = build_context_store(settings, clients)
-    service = build_server(
-        settings,
-        store=adapters.store,
-        broker=adapters.broker,
-        context_store=context_store,
-        push_store=adapters.push_store,
-    )
+    return emulated_stack(settings, agent, state_dir)
+
+
+def _on_aws(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -> DevStack:
+    adapters = build_adapters(settings)
+    # Nothing runs this worker here (the deployed function does); it is built like that one anyway,
+    # so a configuration the function would refuse is refused here too.
+    worker = compose_worker(adapters, agent)
     description = f"AWS (table {settings.table_name}; the deployed worker Lambda runs the agent)"
-    stack = DevStack(service, service.worker(agent), create_app(service), adapters.broker, description)
+    stack = DevStack(compose_server(adapters), worker, adapters.broker, description)
     stack.kept = "in AWS, by the deployed table"
     return stack
+
+
+# What runs the worker, per backend (the adapters are `build_adapters`').
+_RUNNERS: dict[str, Callable[[Settings, AgentExecutor, Path | None], DevStack]] = {
+    "memory": _in_process,
+    "local": _on_emulator,
+    "aws": _on_aws,
+}
 
 
 async def run_worker_loop(broker: InMemoryBroker, worker: Worker) -> None:

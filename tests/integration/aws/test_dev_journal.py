@@ -1,6 +1,6 @@
 """The local backend's journal and run recovery, on moto's real server: what dev keeps across
-restarts (`a2a_core.local.journal`) and how it resumes the runs a dead process was in
-(`a2a_core.local.recovery`). A "restart" is a second, fresh emulator with the same names."""
+restarts (`a2a_core.emulator.journal`) and how it resumes the runs a dead process was in
+(`a2a_core.emulator.recovery`). A "restart" is a second, fresh emulator with the same names."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, RunLease
 from a2a_core.core.worker import Worker
 from a2a_core.domain import Artifact, Message, PushNotificationConfig, Role, TaskState, TextPart
-from a2a_core.local.journal import Restored, WriteJournal, read, restore
-from a2a_core.local.moto_server import LocalAws
-from a2a_core.local.recovery import resume_runs, unfinished_tasks
+from a2a_core.emulator.journal import Restored, WriteJournal, read, restore
+from a2a_core.emulator.moto_server import EmulatedAws
+from a2a_core.emulator.recovery import resume_runs, unfinished_tasks
 
 pytestmark = pytest.mark.anyio
 
@@ -47,7 +47,7 @@ class Emulators:
     same names, as a new process gets from a new emulator. (moto's servers in one process share
     their state, so the test empties the resources instead of starting another server.)"""
 
-    def __init__(self, local_aws: LocalAws) -> None:
+    def __init__(self, local_aws: EmulatedAws) -> None:
         self.local_aws = local_aws
         self.prefix = f"a2a-journal-{uuid.uuid4().hex[:8]}"
         self.names: ResourceNames | None = None
@@ -67,7 +67,7 @@ class Emulators:
 
 
 @pytest.fixture
-def emulators(local_aws: LocalAws) -> Emulators:
+def emulators(local_aws: EmulatedAws) -> Emulators:
     return Emulators(local_aws)
 
 

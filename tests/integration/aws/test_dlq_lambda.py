@@ -15,8 +15,8 @@ from a2a_core.core.broker import RunOperation
 from a2a_core.core.executor import TaskContext, as_executor
 from a2a_core.core.worker import Worker
 from a2a_core.domain import TaskState, TextPart
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.examples.echo import agent as echo
-from a2a_core.local.moto_server import LocalAws
 from aws_events import (
     Deployment,
     failed_ids,
@@ -38,7 +38,7 @@ async def dies(ctx: TaskContext) -> str:
 
 
 @pytest.fixture
-def deployment(local_aws: LocalAws, aws_resources: ResourceNames) -> Deployment:
+def deployment(local_aws: EmulatedAws, aws_resources: ResourceNames) -> Deployment:
     return Deployment(local_aws, aws_resources)
 
 
@@ -56,7 +56,7 @@ def invoke_dlq(function: ModuleType, deployment: Deployment, messages: list[Any]
 
 
 def test_a_run_whose_workers_kept_dying_reaches_the_dlq_and_fails_its_task(
-    monkeypatch: pytest.MonkeyPatch, local_aws: LocalAws, deployment: Deployment
+    monkeypatch: pytest.MonkeyPatch, local_aws: EmulatedAws, deployment: Deployment
 ) -> None:
     # The production queue settings, except that a failed receive is visible again at once.
     queue, dlq = create_queues(

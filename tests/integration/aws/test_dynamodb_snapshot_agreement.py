@@ -16,7 +16,7 @@ from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from log_checks import Step, interleavings, run_interleaving
 
 
@@ -28,7 +28,7 @@ from log_checks import Step, interleavings, run_interleaving
 )
 @given(script=interleavings())
 def test_every_read_is_the_fold_of_the_log_up_to_its_head(
-    local_aws: LocalAws,
+    local_aws: EmulatedAws,
     aws_resources: ResourceNames,
     script: tuple[list[list[Step]], list[tuple[int, int | None]]],
 ) -> None:

@@ -43,15 +43,15 @@ from a2a_core.domain import (
     TaskState,
     TextPart,
 )
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.generations import V0_3, V1_0
-from a2a_core.local.moto_server import LocalAws
 from support import user_message
 
 DAY = 24 * 3600
 ITEM_LIMIT = 400 * 1024  # DynamoDB's item size limit
 
 
-def make_store(aws: LocalAws, names: ResourceNames, **options: Any) -> DynamoDBTaskStore:
+def make_store(aws: EmulatedAws, names: ResourceNames, **options: Any) -> DynamoDBTaskStore:
     options.setdefault("retention_seconds", DAY)
     return DynamoDBTaskStore(
         aws.clients.dynamodb, names.table, blobs=S3Blobs(lambda: aws.clients.s3, names.bucket), **options
@@ -59,11 +59,11 @@ def make_store(aws: LocalAws, names: ResourceNames, **options: Any) -> DynamoDBT
 
 
 @pytest.fixture
-def store(local_aws: LocalAws, aws_resources: ResourceNames) -> DynamoDBTaskStore:
+def store(local_aws: EmulatedAws, aws_resources: ResourceNames) -> DynamoDBTaskStore:
     return make_store(local_aws, aws_resources)
 
 
-def stored_items(aws: LocalAws, names: ResourceNames) -> list[dict[str, Any]]:
+def stored_items(aws: EmulatedAws, names: ResourceNames) -> list[dict[str, Any]]:
     pages = aws.clients.dynamodb.get_paginator("scan").paginate(TableName=names.table, ConsistentRead=True)
     items = [dict(item) for page in pages for item in page["Items"]]
     return sorted(items, key=lambda item: (item[TABLE.partition_key]["S"], item[TABLE.sort_key]["S"]))
@@ -94,7 +94,7 @@ async def start(ledger: TaskLedger, task_id: str, message: Message | None = None
 
 @pytest.mark.anyio
 async def test_a_thousand_turns_keep_every_item_small(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     ledger = TaskLedger(store, history_cap=2000)
     await ledger.create(task_id="long", context_id="ctx", message=user_message("user 0"), run_id="r")
@@ -128,7 +128,7 @@ async def test_a_thousand_turns_keep_every_item_small(
 
 @pytest.mark.anyio
 async def test_each_commit_of_a_simple_task_costs_one_write_unit(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     ledger = TaskLedger(store)
     task_id, context_id = str(uuid.uuid4()), str(uuid.uuid4())
@@ -148,7 +148,7 @@ async def test_each_commit_of_a_simple_task_costs_one_write_unit(
 
 @pytest.mark.anyio
 async def test_a_20_mb_artifact_streamed_in_chunks_is_reassembled_exactly(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     ledger = TaskLedger(store)
     head = await start(ledger, "big")
@@ -173,7 +173,7 @@ async def test_a_20_mb_artifact_streamed_in_chunks_is_reassembled_exactly(
 
 @pytest.mark.anyio
 async def test_a_megabyte_file_part_goes_to_s3_and_comes_back_byte_identical(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     payload = os.urandom(768 * 1024)  # ~1 MB once base64-encoded
     file = FileWithBytes(bytes=base64.b64encode(payload).decode(), mime_type="application/pdf", name="a.pdf")
@@ -199,7 +199,7 @@ async def test_a_megabyte_file_part_goes_to_s3_and_comes_back_byte_identical(
 
 @pytest.mark.anyio
 async def test_the_loser_of_a_race_leaves_no_s3_object_behind(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     store = make_store(local_aws, aws_resources, offload_threshold=0)
     ledger = TaskLedger(store)
@@ -217,7 +217,7 @@ async def test_the_loser_of_a_race_leaves_no_s3_object_behind(
 @pytest.mark.anyio
 @pytest.mark.parametrize("offload_threshold", [300_000, 0], ids=["inline", "s3"])
 async def test_a_put_resent_by_botocore_after_it_landed_counts_as_written(
-    local_aws: LocalAws, aws_resources: ResourceNames, offload_threshold: int
+    local_aws: EmulatedAws, aws_resources: ResourceNames, offload_threshold: int
 ) -> None:
     client = build_clients(local_aws.region, local_aws.endpoint_url).dynamodb
     resent: list[int] = []
@@ -288,7 +288,7 @@ def test_cancel_and_complete_racing_from_threads_end_in_one_terminal_state(
 
 @pytest.mark.anyio
 async def test_push_configs_in_the_task_partition_are_not_log_entries(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     ledger = TaskLedger(store)
     claim = await start(ledger, "t1")
@@ -301,7 +301,7 @@ async def test_push_configs_in_the_task_partition_are_not_log_entries(
 
 @pytest.mark.anyio
 async def test_a_push_configs_generation_is_an_attribute_beside_its_json_and_old_items_read_as_0_x(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     client = local_aws.clients.dynamodb
     pushes = DynamoDBPushConfigStore(client, aws_resources.table, retention_seconds=DAY)
@@ -328,7 +328,7 @@ async def test_a_push_configs_generation_is_an_attribute_beside_its_json_and_old
 
 @pytest.mark.anyio
 async def test_aws_failures_surface_as_store_unavailable_without_aws_detail(
-    local_aws: LocalAws, aws_resources: ResourceNames, caplog: pytest.LogCaptureFixture
+    local_aws: EmulatedAws, aws_resources: ResourceNames, caplog: pytest.LogCaptureFixture
 ) -> None:
     missing_table = make_store(local_aws, replace(aws_resources, table="no-such-table"))
     with pytest.raises(StoreUnavailableError) as raised:
@@ -366,7 +366,7 @@ async def test_aws_failures_surface_as_store_unavailable_without_aws_detail(
 
 @pytest.mark.anyio
 async def test_a_tasks_items_all_expire_retention_after_the_task_was_created(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     """A task is never cut down to its newest commits: even one continued long after it started
     expires whole (and a push config retention after it was set)."""
@@ -397,7 +397,7 @@ async def test_a_tasks_items_all_expire_retention_after_the_task_was_created(
 
 @pytest.mark.anyio
 async def test_a_commit_that_does_not_know_when_its_task_started_expires_from_now(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     """Commits written before tasks carried their creation time keep the old rule."""
     now = [1_700_000_000.0]
@@ -418,7 +418,7 @@ async def test_a_commit_that_does_not_know_when_its_task_started_expires_from_no
 
 @pytest.mark.anyio
 async def test_an_expired_task_reads_as_no_task_before_ttl_deletes_it(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     now = [1_700_000_000.0]
     store = make_store(local_aws, aws_resources, retention_seconds=30 * DAY, clock=lambda: now[0])
@@ -441,7 +441,7 @@ async def test_an_expired_task_reads_as_no_task_before_ttl_deletes_it(
 
 @pytest.mark.anyio
 async def test_a_context_filter_that_skips_most_entries_pages_with_bounded_scans(
-    local_aws: LocalAws, aws_resources: ResourceNames
+    local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     store = make_store(local_aws, aws_resources, scan_limit=4)
     ledger = TaskLedger(store)
@@ -466,7 +466,7 @@ async def test_a_context_filter_that_skips_most_entries_pages_with_bounded_scans
 
 @pytest.mark.anyio
 async def test_an_owner_too_long_for_an_index_key_is_indexed_by_its_digest(
-    store: DynamoDBTaskStore, local_aws: LocalAws, aws_resources: ResourceNames
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     ledger = TaskLedger(store)
     long_owner = "jwt:" + "x" * 3000  # DynamoDB refuses index keys over 2,048 bytes

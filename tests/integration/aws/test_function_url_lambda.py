@@ -18,7 +18,7 @@ from a2a_core.auth.key_store import NewKey, generate_key
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from auth_support import rpc, send
 from aws_events import Deployment, api_context, api_event, load_function
 
@@ -26,7 +26,7 @@ ALICE_IAM = "iam:arn:aws:sts::123456789012:assumed-role/agent-callers/alice"
 
 
 @pytest.fixture
-def deployment(local_aws: LocalAws, aws_resources: ResourceNames) -> Deployment:
+def deployment(local_aws: EmulatedAws, aws_resources: ResourceNames) -> Deployment:
     return Deployment(local_aws, aws_resources)
 
 

@@ -13,14 +13,14 @@ from mypy_boto3_kms import KMSClient
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.compose.aws import build_kms_client
 from a2a_core.core.errors import SignerUnavailableError
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.settings import Settings
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def kms(local_aws: LocalAws) -> KMSClient:
+def kms(local_aws: EmulatedAws) -> KMSClient:
     return build_kms_client(Settings(aws_region=local_aws.region, aws_endpoint_url=local_aws.endpoint_url))
 
 

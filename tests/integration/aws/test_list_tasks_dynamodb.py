@@ -16,7 +16,7 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import ListTasksQuery
 from a2a_core.domain import TaskState
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
 from list_support import ALICE, BOB, STATES, Seeded, ids, list_all, make_engine, seed
 
@@ -29,7 +29,7 @@ def clock() -> Clock:
 
 
 def dynamodb_engine(
-    aws: LocalAws, names: ResourceNames, clock: Clock, *, scan_limit: int = 1000
+    aws: EmulatedAws, names: ResourceNames, clock: Clock, *, scan_limit: int = 1000
 ) -> TaskEngine:
     tasks = DynamoDBTaskStore(
         aws.clients.dynamodb,
@@ -42,7 +42,7 @@ def dynamodb_engine(
 
 
 async def test_paging_through_250_tasks_on_dynamodb_returns_every_match_exactly_once_in_order(
-    local_aws: LocalAws, aws_resources: ResourceNames, clock: Clock
+    local_aws: EmulatedAws, aws_resources: ResourceNames, clock: Clock
 ) -> None:
     # A small index scan budget, so context filters page through several bounded queries.
     engine = dynamodb_engine(local_aws, aws_resources, clock, scan_limit=40)
@@ -70,7 +70,7 @@ async def test_paging_through_250_tasks_on_dynamodb_returns_every_match_exactly_
 
 
 async def test_on_dynamodb_a_caller_lists_only_its_own_tasks_and_cannot_use_another_callers_token(
-    local_aws: LocalAws, aws_resources: ResourceNames, clock: Clock
+    local_aws: EmulatedAws, aws_resources: ResourceNames, clock: Clock
 ) -> None:
     engine = dynamodb_engine(local_aws, aws_resources, clock)
     alice = [await seed(engine, clock, ALICE, TaskState.working, context_id="shared") for _ in range(3)]

@@ -21,16 +21,22 @@ from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import build_server
-from a2a_core.compose.aws import build_broker, build_kms_client, build_push_store, build_task_store
+from a2a_core.compose.aws import (
+    AwsAdapters,
+    build_broker,
+    build_kms_client,
+    build_push_store,
+    build_task_store,
+)
 from a2a_core.compose.push import build_push_notifier
 from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
 from a2a_core.domain import PushNotificationConfig, TaskState
+from a2a_core.emulator.moto_server import EmulatedAws
+from a2a_core.emulator.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.examples.echo import agent as echo
 from a2a_core.generations import V0_3, V1_0
-from a2a_core.local.moto_server import LocalAws
-from a2a_core.local.stream_poller import DynamoDBStreamPoller, stream_event
 from a2a_core.push.dead_letters import PushDeadLetter
 from a2a_core.push.notifier import PushNotifier
 from a2a_core.push.signing import LocalSigner, Signer
@@ -48,7 +54,7 @@ ISSUER = "https://agent.example.com/"
 
 
 class PushDeployment(Deployment):
-    def __init__(self, aws: LocalAws, names: ResourceNames) -> None:
+    def __init__(self, aws: EmulatedAws, names: ResourceNames) -> None:
         super().__init__(aws, names)
         kms = build_kms_client(Settings.from_env(super().env()))
         self.key_id = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
@@ -83,9 +89,8 @@ class PushDeployment(Deployment):
         """The push function's notifier with loopback webhooks allowed (the receivers listen on
         127.0.0.1)."""
         settings = Settings.from_env(self.env(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true", **env))
-        return build_push_notifier(
-            settings, self.aws.clients, signer=signer or KmsSigner(self.kms, self.key_id)
-        )
+        adapters = AwsAdapters(settings, self.aws.clients)
+        return build_push_notifier(adapters, signer=signer or KmsSigner(self.kms, self.key_id))
 
     def push_handler(self, signer: Signer | None = None, **env: str) -> Any:
         return push_stream_handler(self.notifier(signer, **env))
@@ -128,7 +133,7 @@ def echo_executor() -> Any:
     return as_executor(echo)
 
 
-def _streams(aws: LocalAws) -> DynamoDBStreamsClient:
+def _streams(aws: EmulatedAws) -> DynamoDBStreamsClient:
     import boto3
 
     return boto3.session.Session(region_name=aws.region).client(
@@ -137,7 +142,7 @@ def _streams(aws: LocalAws) -> DynamoDBStreamsClient:
 
 
 @pytest.fixture
-def deployment(local_aws: LocalAws, aws_resources: ResourceNames) -> PushDeployment:
+def deployment(local_aws: EmulatedAws, aws_resources: ResourceNames) -> PushDeployment:
     return PushDeployment(local_aws, aws_resources)
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.compose.aws import build_kms_client
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.v1.card_builder import CardDocuments
 from a2a_core.protocol.v1.card_signing import CardSignatureError, verify_card
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.anyio
 URL = "https://agent.example.com/"
 
 
-async def test_a_card_signed_by_kms_verifies_with_the_kms_public_key(local_aws: LocalAws) -> None:
+async def test_a_card_signed_by_kms_verifies_with_the_kms_public_key(local_aws: EmulatedAws) -> None:
     settings = Settings(
         aws_endpoint_url=local_aws.endpoint_url, aws_region=local_aws.region, auth_mode="api_key"
     )

@@ -19,8 +19,8 @@ from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.executor import TaskContext
 from a2a_core.core.worker import OUT_OF_TIME
 from a2a_core.domain import TaskState, TextPart
-from a2a_core.local.lambda_shapes import LocalLambdaContext
-from a2a_core.local.moto_server import LocalAws
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext
+from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.settings import SettingsError
 from aws_events import (
     ROOT,
@@ -40,7 +40,9 @@ RUNS: Counter[str] = Counter()
 
 async def counting_agent(ctx: TaskContext) -> str:
     RUNS[ctx.task_id] += 1
-    await asyncio.sleep(0.05)  # long enough for a sibling record of the same batch to arrive mid-run
+    # Long enough for a sibling record of the same batch to arrive mid-run, even when its DynamoDB
+    # round trips are slow (a loaded machine running the suite on every core).
+    await asyncio.sleep(0.5)
     await ctx.artifact("the result", name="result")
     return f"done: {ctx.text}"
 
@@ -51,7 +53,7 @@ async def slow_agent(ctx: TaskContext) -> str:
 
 
 @pytest.fixture
-def deployment(local_aws: LocalAws, aws_resources: ResourceNames) -> Deployment:
+def deployment(local_aws: EmulatedAws, aws_resources: ResourceNames) -> Deployment:
     return Deployment(local_aws, aws_resources)
 
 

@@ -1,8 +1,8 @@
 """API Lambda: API Gateway (REST, HTTP API) or a function URL -> Mangum -> the Starlette app.
 
-Composition root: settings and adapters are built once per cold start, at import. The AWS
-adapters (and boto3) are imported only when the backend is "aws", so the in-memory handler used
-in tests and benchmarks stays light.
+Composition root: settings and the backend's adapters are built once per cold start, at import.
+The AWS adapters (and boto3) are imported only when the backend is "aws", so the in-memory handler
+used in tests and benchmarks stays light.
 """
 
 from __future__ import annotations
@@ -15,31 +15,13 @@ from mangum import Mangum
 from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 
 from a2a_core.app import create_app
-from a2a_core.auth import Authenticator
-from a2a_core.compose import build_server
-from a2a_core.compose.aws import build_aws_adapters
-from a2a_core.core.broker import Broker, InMemoryBroker
-from a2a_core.core.push_store import PushConfigStore
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.compose import compose_server
+from a2a_core.compose.backends import build_adapters
 from a2a_core.settings import Settings
 
-
-def _adapters(settings: Settings) -> tuple[TaskStore, Broker, PushConfigStore | None, Authenticator | None]:
-    if settings.backend == "memory":
-        return InMemoryTaskStore(), InMemoryBroker(), None, None
-    from a2a_core.aws.clients import build_clients
-    from a2a_core.compose.aws import build_app_authenticator
-
-    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
-    adapters = build_aws_adapters(settings, clients)
-    return adapters.store, adapters.broker, adapters.push_store, build_app_authenticator(settings, clients)
-
-
 settings = Settings.from_env()
-store, broker, push_store, authenticator = _adapters(settings)
-app = create_app(
-    build_server(settings, store=store, broker=broker, push_store=push_store), authenticator=authenticator
-)
+adapters = build_adapters(settings)
+app = create_app(compose_server(adapters), authenticator=adapters.app_authenticator())
 # Mangum base64-encodes any other media type, and a REST API without binary media types hands
 # that base64 to the client as the body: the HTTP+JSON binding answers application/a2a+json.
 _mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])

@@ -11,33 +11,14 @@ import asyncio
 import gc
 import os
 
-from a2a_core.auth.bearer import Jwks, TokenValidator
+from a2a_core.auth.bearer import TokenValidator
+from a2a_core.auth.issuer_settings import token_validator
 from a2a_core.aws.authorizer import token_authorizer_handler
-from a2a_core.settings import Settings, SettingsError
+from a2a_core.settings import Settings
 
 
 def build(settings: Settings) -> TokenValidator:
-    required = {
-        "A2A_JWT_ISSUER": settings.jwt_issuer,
-        "A2A_JWT_AUDIENCE": settings.jwt_audience,
-        "A2A_JWT_JWKS_URL": settings.jwt_jwks_url,
-    }
-    missing = [name for name, value in required.items() if not value]
-    if missing:
-        raise SettingsError(f"the JWT authorizer needs {', '.join(required)}; missing: {', '.join(missing)}")
-    assert settings.jwt_issuer is not None
-    assert settings.jwt_audience is not None
-    assert settings.jwt_jwks_url is not None
-    try:
-        return TokenValidator(
-            Jwks(url=settings.jwt_jwks_url),
-            issuer=settings.jwt_issuer,
-            audience=settings.jwt_audience,
-            algorithms=settings.jwt_algorithms,
-            leeway=settings.jwt_leeway_seconds,
-        )
-    except ValueError as error:
-        raise SettingsError(f"A2A_JWT_ALGORITHMS: {error}") from None
+    return token_validator(settings, checker="the JWT authorizer", jwks_file=False)
 
 
 validator = build(Settings.from_env())

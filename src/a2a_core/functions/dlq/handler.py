@@ -9,16 +9,14 @@ from __future__ import annotations
 import gc
 import os
 
-from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import dead_letter_handler
-from a2a_core.compose.aws import build_task_store
+from a2a_core.compose.backends import build_adapters
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.settings import Settings
 
 
 def build(settings: Settings) -> TaskLedger:
-    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
-    return TaskLedger(build_task_store(settings, clients))
+    return TaskLedger(build_adapters(settings, function="dead-letter").store)
 
 
 ledger = build(Settings.from_env())

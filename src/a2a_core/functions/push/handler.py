@@ -1,8 +1,8 @@
 """Push Lambda: the task table's stream -> notifications to each task's webhooks.
 
-Composition root: settings, clients, the task store, the config store, the KMS signer and the
-push dead-letter queue are built once per cold start, at import. It needs neither the agent nor
-the run queue. The batch handling lives in `a2a_core.aws.push_stream`.
+Composition root: settings, the backend's task store, config store and push dead-letter queue, and
+the KMS signer are built once per cold start, at import. It needs neither the agent nor the run
+queue. The batch handling lives in `a2a_core.aws.push_stream`.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import gc
 import os
 
-from a2a_core.aws.clients import build_clients
 from a2a_core.aws.push_stream import push_stream_handler
+from a2a_core.compose.backends import build_adapters
 from a2a_core.compose.push import build_lambda_push_notifier
 from a2a_core.push.metrics import PowertoolsMetrics
 from a2a_core.push.notifier import PushNotifier
@@ -19,8 +19,8 @@ from a2a_core.settings import Settings
 
 
 def build(settings: Settings) -> PushNotifier:
-    clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
-    return build_lambda_push_notifier(settings, clients, metrics=PowertoolsMetrics())
+    adapters = build_adapters(settings, function="push")
+    return build_lambda_push_notifier(adapters, metrics=PowertoolsMetrics())
 
 
 notifier = build(Settings.from_env())

@@ -1,7 +1,7 @@
 """Worker Lambda: SQS run operations -> `Worker.handle`, one agent turn per operation.
 
-Composition root: settings, clients, the task and context stores and the agent are built once per
-cold start, at import (`a2a_core.compose.aws.build_worker`). The batch handling lives in
+Composition root: settings, the backend's task and context stores and the agent are built once
+per cold start, at import (`a2a_core.compose.compose_worker`). The batch handling lives in
 `a2a_core.aws.lambdas`.
 """
 
@@ -10,15 +10,16 @@ from __future__ import annotations
 import gc
 import os
 
-from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import worker_handler
-from a2a_core.compose.aws import build_worker
+from a2a_core.compose import compose_worker
+from a2a_core.compose.agent import load_agent
+from a2a_core.compose.backends import build_adapters
 from a2a_core.core.worker import Worker
 from a2a_core.settings import Settings
 
 
 def build(settings: Settings) -> Worker:
-    return build_worker(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
+    return compose_worker(build_adapters(settings, function="worker"), load_agent(settings.agent))
 
 
 worker = build(Settings.from_env())

@@ -1,9 +1,9 @@
 """The directory where `a2a-serverless dev` keeps its local backend between runs (``--state-dir``).
 
-It holds the write journal (`a2a_core.local.journal`), the key that signs push notifications
+It holds the write journal (`a2a_core.emulator.journal`), the key that signs push notifications
 (so receivers that cached the JWKS keep verifying after a restart) and a lock: one dev process
 per directory, because two would interleave their journals, and because a restarted dev may
-treat every run lease it finds as left by a process that is gone (`a2a_core.local.recovery`).
+treat every run lease it finds as left by a process that is gone (`a2a_core.emulator.recovery`).
 The lock is the kernel's (``flock``): it goes with the process however that ends.
 """
 

@@ -8,7 +8,7 @@ grows with what is stored, not with how often it changed.
 
 Journaled writes are serialized: the journal's order is the order the emulator applied them, and
 replaying it (conditions included, which held then and hold again on the same state) rebuilds
-the same items. SQS is not journaled: `a2a_core.local.recovery` rebuilds the run queue from the
+the same items. SQS is not journaled: `a2a_core.emulator.recovery` rebuilds the run queue from the
 table. The file is written, not fsynced: it survives SIGKILL and crashes, not a power cut.
 """
 

@@ -20,7 +20,7 @@ CREDENTIALS = ("testing", "testing")
 
 
 @dataclass
-class LocalAws:
+class EmulatedAws:
     endpoint_url: str
     region: str
     clients: AwsClients
@@ -70,23 +70,33 @@ def _serialize_dynamodb_writes() -> None:
     DynamoDBBackend._a2a_serialized = True  # type: ignore[attr-defined]
 
 
-def start_local_aws(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> LocalAws:
+def start_emulator(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> EmulatedAws:
     """moto on 127.0.0.1 (``port``; 0 picks a free one), with table, queues and bucket created."""
+    server = start_moto(port)
+    host, port = server.get_host_and_port()
+    return connect(f"http://{host}:{port}", region, server, prefix)
+
+
+def start_moto(port: int = 0) -> Any:
+    """moto's threaded server on 127.0.0.1 in this process, its DynamoDB writes made atomic."""
     import logging
 
     from moto.server import ThreadedMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
     _serialize_dynamodb_writes()
-
-    # Recent botocore adds account-based endpoints that moto's streams do not expect.
-    os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
-    host, port = server.get_host_and_port()
-    endpoint = f"http://{host}:{port}"
+    return server
+
+
+def connect(endpoint: str, region: str, server: object, prefix: str | None = None) -> EmulatedAws:
+    """The emulator at ``endpoint`` (``server``: what stops it), with the service's resources
+    created on it."""
+    # Recent botocore adds account-based endpoints that moto's streams do not expect.
+    os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
     clients = build_clients(region, endpoint, credentials=CREDENTIALS)
-    return LocalAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
+    return EmulatedAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 
 def create_resources(clients: AwsClients, prefix: str | None, region: str = REGION) -> ResourceNames:

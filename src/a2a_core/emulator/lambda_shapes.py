@@ -1,4 +1,4 @@
-"""Lambda-shaped events and contexts, so local pollers drive the real Lambda handlers."""
+"""Lambda-shaped events and contexts, so the emulator's pollers drive the real Lambda handlers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Local stand-in for the DynamoDB stream event source mapping that drives the push function.
+"""Stand-in for the DynamoDB stream event source mapping that drives the push function.
 
 `DynamoDBStreamPoller` reads the table's stream (moto implements DynamoDB Streams), hands each
 batch to the handler as the Lambda event the mapping would send, and retries a batch from its
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from a2a_core.local.lambda_shapes import LocalLambdaContext
-from a2a_core.local.pollers import LambdaHandler
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext
+from a2a_core.emulator.pollers import LambdaHandler
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodbstreams.literals import ShardIteratorTypeType
     from mypy_boto3_dynamodbstreams.type_defs import RecordTypeDef
 
-    from a2a_core.local.moto_server import LocalAws
-    from a2a_core.push.signing import Signer
-    from a2a_core.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -164,17 +161,3 @@ class DynamoDBStreamPoller:
             len(pending),
             self.retry_attempts,
         )
-
-
-def local_push_poller(settings: Settings, aws: LocalAws, signer: Signer) -> DynamoDBStreamPoller:
-    """The push function, as `a2a-serverless dev` runs it: the real handler on moto's stream."""
-    from a2a_core.aws.clients import client_factory
-    from a2a_core.aws.push_stream import push_stream_handler
-    from a2a_core.compose.push import build_push_notifier
-
-    make = client_factory(aws.region, aws.endpoint_url, read_timeout=10, credentials=aws.credentials)
-    streams = make("dynamodbstreams")
-    handler = push_stream_handler(build_push_notifier(settings, aws.clients, signer=signer))
-    return DynamoDBStreamPoller.for_table(
-        aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region
-    )

@@ -1,7 +1,7 @@
-"""The local backend of `a2a-serverless dev`: moto's server started in-process, the worker and
-dead-letter Lambda handlers driven by SQS pollers (as event source mappings drive them in AWS),
-the push function fed by the table's stream, and optionally a state directory kept across
-restarts."""
+"""`a2a-serverless dev --backend local`: dev on the AWS emulator (`a2a_core.emulator`), moto's server
+started in-process. The worker and dead-letter Lambda handlers are driven by SQS pollers (as event
+source mappings drive them in AWS), the push function is fed by the table's stream, and a state
+directory optionally keeps it all across restarts."""
 
 from __future__ import annotations
 
@@ -11,27 +11,29 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from a2a_core.app import create_app
-from a2a_core.compose import build_server
+from a2a_core.compose import compose_server, compose_worker
+from a2a_core.compose.adapters import Adapters
+from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
 from a2a_core.core.executor import AgentExecutor
-from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.dev import DevStack
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
-    from a2a_core.local.journal import WriteJournal
-    from a2a_core.local.moto_server import LocalAws
-    from a2a_core.local.state import StateDir
+    from a2a_core.emulator.journal import WriteJournal
+    from a2a_core.emulator.moto_server import EmulatedAws
+    from a2a_core.emulator.state import StateDir
+    from a2a_core.emulator.stream_poller import DynamoDBStreamPoller
+    from a2a_core.push.signing import Signer
 
 
 # What the local backend creates itself; naming them for it would be silently overridden.
 _LOCAL_RESOURCES = ("aws_endpoint_url", "table_name", "queue_url", "dlq_url", "bucket_name", "push_dlq_url")
 
 
-def local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
-    from a2a_core.local.state import StateDir
+def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+    from a2a_core.emulator.state import StateDir
 
     named = [ENV_PREFIX + name.upper() for name in _LOCAL_RESOURCES if name in settings.model_fields_set]
     if named:
@@ -41,22 +43,20 @@ def local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None
         )
     state = StateDir(state_dir) if state_dir is not None else None
     try:
-        return _local_stack_in(settings, agent, state)
+        return _stack_in(settings, agent, state)
     except BaseException:
         if state is not None:
             state.close()
         raise
 
 
-def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
+def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
-    from a2a_core.compose.aws import build_aws_adapters, build_context_store
-    from a2a_core.local.moto_server import start_local_aws
-    from a2a_core.local.pollers import SqsPoller
-    from a2a_core.local.stream_poller import local_push_poller
+    from a2a_core.emulator.moto_server import start_emulator
+    from a2a_core.emulator.pollers import SqsPoller
     from a2a_core.push.signing import LocalSigner
 
-    aws = start_local_aws("a2a-dev" if state is not None else None, settings.aws_region)
+    aws = start_emulator("a2a-dev" if state is not None else None, settings.aws_region)
     # Dev only, and only unless the variable says otherwise: webhooks on this machine
     # (http://127.0.0.1:...) are the point of dev.
     loopback = "push_allow_insecure_loopback" in settings.model_fields_set
@@ -76,18 +76,11 @@ def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | 
     if state is not None:
         kept, journal = _restore(state, aws)
         closers.extend([journal.close, state.close])
-    adapters = build_aws_adapters(settings, aws.clients)
+    adapters = build_adapters(settings, aws.clients)
     # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
     signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
-    service = build_server(
-        settings,
-        store=NotifyingTaskStore(adapters.store),
-        broker=adapters.broker,
-        context_store=build_context_store(settings, aws.clients),
-        push_store=adapters.push_store,
-        push_signers=[signer],
-    )
-    worker = service.worker(agent)
+    service = compose_server(adapters, push_signers=[signer])
+    worker = compose_worker(adapters, agent)
     pollers = [
         SqsPoller(
             aws.clients.sqs,
@@ -106,23 +99,38 @@ def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | 
         ),
     ]
     description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
-    stack = DevStack(service, worker, create_app(service), adapters.broker, description, local_aws=aws)
+    stack = DevStack(service, worker, adapters.broker, description, emulator=aws)
     stack.kept, stack.closers = kept, closers
     stack.background.extend(poller.run for poller in pollers)
     if settings.push_enabled:  # the push function, fed by the table's stream
-        push_poller = local_push_poller(settings, aws, signer)
+        poller = push_poller(adapters, aws, signer)
         if state is not None:
-            push_poller.skip_existing()  # the restored history was notified before
-        stack.background.append(push_poller.run)
+            poller.skip_existing()  # the restored history was notified before
+        stack.background.append(poller.run)
     if state is not None:
         stack.startup.append(lambda: _resume(service, adapters.broker, aws))
     return stack
 
 
-def _restore(state: StateDir, aws: LocalAws) -> tuple[str, WriteJournal]:
+def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:
+    """The push function, as dev runs it: the real handler on the emulator's table stream."""
+    from a2a_core.aws.clients import client_factory
+    from a2a_core.aws.push_stream import push_stream_handler
+    from a2a_core.compose.push import build_push_notifier
+    from a2a_core.emulator.stream_poller import DynamoDBStreamPoller
+
+    make = client_factory(aws.region, aws.endpoint_url, read_timeout=10, credentials=aws.credentials)
+    streams = make("dynamodbstreams")
+    handler = push_stream_handler(build_push_notifier(adapters, signer=signer))
+    return DynamoDBStreamPoller.for_table(
+        aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region
+    )
+
+
+def _restore(state: StateDir, aws: EmulatedAws) -> tuple[str, WriteJournal]:
     """Replay the state's journal into the fresh emulator and journal from now on; the banner's
     account of it, and the journal."""
-    from a2a_core.local.journal import WriteJournal, restore
+    from a2a_core.emulator.journal import WriteJournal, restore
 
     restored = restore(
         state.journal,
@@ -141,8 +149,8 @@ def _restore(state: StateDir, aws: LocalAws) -> tuple[str, WriteJournal]:
     return kept, journal
 
 
-async def _resume(service: AgentServer, broker: Broker, aws: LocalAws) -> None:
-    from a2a_core.local.recovery import resume_runs, unfinished_tasks
+async def _resume(service: AgentServer, broker: Broker, aws: EmulatedAws) -> None:
+    from a2a_core.emulator.recovery import resume_runs, unfinished_tasks
 
     task_ids = await asyncio.to_thread(unfinished_tasks, aws.clients.dynamodb, aws.names.table)
     await resume_runs(service.ledger, broker, task_ids)

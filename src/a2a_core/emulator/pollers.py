@@ -1,4 +1,4 @@
-"""Local stand-ins for Lambda event source mappings.
+"""Stand-ins for Lambda event source mappings, on the emulator.
 
 `SqsPoller` does what the SQS event source mapping does for the worker Lambda: receive a batch,
 invoke the handler with an SQS event, delete what succeeded, and leave the reported failures on
@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from a2a_core.local.lambda_shapes import LocalLambdaContext, sqs_event
+from a2a_core.emulator.lambda_shapes import LocalLambdaContext, sqs_event
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
