@@ -12,6 +12,7 @@ stored beside the commit, never a part of it.
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -112,6 +113,10 @@ class Commit(_Record):
     task_created_at: float | None = None
     # None on commits written before snapshots were (their successor takes one at once).
     snapshot_mark: SnapshotMark | None = None
+    # Random per commit (`new_write_id`): tells a store that the commit already stored at this
+    # sequence number is this very commit, appended by an earlier call whose answer was lost
+    # (`TaskStore.append` is idempotent on it). None on commits written before it was recorded.
+    write_id: str | None = None
 
     @property
     def started_at(self) -> float | None:
@@ -125,6 +130,10 @@ class Commit(_Record):
     @property
     def next_seq(self) -> int:
         return self.last_seq + 1
+
+
+def new_write_id() -> str:
+    return secrets.token_urlsafe(12)
 
 
 StreamEvent = TaskStatusUpdateEvent | TaskArtifactUpdateEvent
