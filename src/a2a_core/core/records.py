@@ -13,6 +13,7 @@ stored beside the commit, never a part of it.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -134,6 +135,23 @@ class Commit(_Record):
 
 def new_write_id() -> str:
     return secrets.token_urlsafe(12)
+
+
+def superseded(commits: Sequence[Commit]) -> set[int]:
+    """The first_seq of each of ``commits`` (consecutive, in log order) that an attempt of its turn
+    wrote which a later one of ``commits`` took over: what a retried turn replaced (see
+    `a2a_core.core.snapshots.Folding`), for a reader catching up on the log to skip."""
+    gone: set[int] = set()
+    turn, highest = None, 0
+    for commit in reversed(commits):  # a turn's commits are consecutive: no other turn's between
+        run = commit.run
+        if run is None:
+            continue
+        if run.run_id != turn:
+            turn, highest = run.run_id, run.attempt
+        elif 1 <= run.attempt < highest:
+            gone.add(commit.first_seq)
+    return gone
 
 
 StreamEvent = TaskStatusUpdateEvent | TaskArtifactUpdateEvent
