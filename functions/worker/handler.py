@@ -12,16 +12,14 @@ import os
 
 from a2a_core.aws.clients import build_clients
 from a2a_core.aws.lambdas import worker_handler
+from a2a_core.aws.sqs_broker import SqsMessages
 from a2a_core.compose.aws import build_worker
-from a2a_core.core.worker import Worker
 from a2a_core.settings import Settings
 
-
-def build(settings: Settings) -> Worker:
-    return build_worker(settings, build_clients(settings.aws_region, settings.aws_endpoint_url))
-
-
-worker = build(Settings.from_env())
-handler = worker_handler(worker)
+settings = Settings.from_env()
+clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
+worker = build_worker(settings, clients)
+# The run queue's messages: the worker times their redelivery (their visibility) to its lease.
+handler = worker_handler(worker, SqsMessages(clients.sqs, settings.queue_url))
 if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
     gc.freeze()  # what the cold start built lives as long as the container; collections skip it

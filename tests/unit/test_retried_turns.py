@@ -144,6 +144,15 @@ async def test_an_artifact_of_an_earlier_turn_that_the_dead_attempt_changed_is_r
     assert _history(task) == ["write a book", "go on?", "yes", "done"]
 
 
+async def test_a_retried_turn_gives_its_artifacts_the_ids_the_dead_attempt_gave_them() -> None:
+    stack, _, operation = await _retried(_drafts, _final)
+    log = await stack.store.read(operation.task_id)
+    ids = [e.artifact.artifact_id for c in log for e in c.events if isinstance(e, ArtifactUpdated)]
+    # Each attempt's first new artifact: the same id, so a client that saw the draft sees it replaced.
+    assert ids[0] == ids[-1]
+    assert len(set(ids)) == 2
+
+
 async def test_a_stream_catching_up_past_a_retry_sees_the_last_attempt_only() -> None:
     stack, _, operation = await _retried(_drafts, _final)
     log = await stack.store.read(operation.task_id)

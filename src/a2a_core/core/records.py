@@ -70,7 +70,10 @@ class RunLease(_Record):
 
     ``run_id`` is set when a turn is requested (task created or continued); ``lease_until`` is
     set when a worker claims it and tells other deliveries of the same operation whether that
-    worker may still be alive.
+    worker may still be alive. ``attempt`` counts the claims of the turn: each claim (a first run
+    or a takeover from a worker whose lease expired) starts a new attempt, and ``(run_id,
+    attempt)`` is the token every write of that attempt is conditional on (its fence): a worker
+    whose attempt was taken over finds another attempt on the head and is refused.
     """
 
     run_id: str

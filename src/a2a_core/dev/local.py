@@ -50,6 +50,7 @@ def local_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None
 
 def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
+    from a2a_core.aws.sqs_broker import SqsMessages
     from a2a_core.compose.aws import build_aws_adapters, build_context_store
     from a2a_core.local.moto_server import start_local_aws
     from a2a_core.local.pollers import SqsPoller
@@ -92,10 +93,11 @@ def _local_stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | 
         SqsPoller(
             aws.clients.sqs,
             aws.names.queue_url,
-            worker_handler(worker),
+            worker_handler(worker, SqsMessages(aws.clients.sqs, aws.names.queue_url)),
             function_name="a2a-worker",
             region=aws.region,
             timeout_seconds=settings.lease_seconds,
+            retry_delay=None,  # the worker handler times each redelivery (its lease, a store error)
         ),
         SqsPoller(
             aws.clients.sqs,
