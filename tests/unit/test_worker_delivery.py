@@ -86,11 +86,14 @@ async def _done() -> str:
 async def test_a_run_outliving_its_lease_keeps_its_message_away_a_beat_at_a_time() -> None:
     now = [1000.0]
     delivery = RecordingDelivery()
-    keeping = asyncio.create_task(hold(delivery, 1000.0, clock=lambda: now[0], margin=0.01, beat=30))
+    done = asyncio.Event()
+    keeping = asyncio.create_task(
+        hold(delivery, 1000.0, clock=lambda: now[0], margin=0.01, beat=30, done=done)
+    )
     for expected in ([0.01], [0.01, 30.01]):
         while delivery.asked != expected:
             delivery.changed.clear()
             await asyncio.wait_for(delivery.changed.wait(), timeout=30)
-    keeping.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await keeping
+    done.set()
+    await asyncio.wait_for(keeping, timeout=30)
+    assert delivery.asked == [0.01, 30.01]

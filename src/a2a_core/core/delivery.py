@@ -12,6 +12,7 @@ in the stack), long after the lease that guards the turn has ended.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
@@ -41,17 +42,21 @@ async def hold(
     clock: Callable[[], float],
     margin: float,
     beat: float,
+    done: asyncio.Event,
 ) -> None:
-    """Keep ``delivery`` away while the agent runs; run until cancelled.
+    """Keep ``delivery`` away while the agent runs, until ``done`` is set.
 
     The message is set to come back ``margin`` seconds after the lease ends: if this process dies
     (killed, out of memory), the next delivery takes the turn over then. A run still going near
     that moment (a lease shorter than the run) pushes it back by ``beat`` seconds at a time, so
     no takeover starts while this worker lives, and one starts within ``beat + margin`` of its
-    death.
+    death. A change in flight when ``done`` is set is waited for, never left running: a Lambda
+    process is frozen as soon as its handler returns.
     """
     until = lease_until
     while True:
         await delivery.redeliver_after(max(until - clock(), 0.0) + margin)
-        await asyncio.sleep(max(until - clock(), 0.0) + margin / 2)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), timeout=max(until - clock(), 0.0) + margin / 2)
+            return
         until = clock() + beat

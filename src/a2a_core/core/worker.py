@@ -124,16 +124,16 @@ class Worker:
             raise
         if ctx is None:
             return
-        keeper = asyncio.create_task(self._hold(delivery, ctx))
+        done = asyncio.Event()
+        keeper = asyncio.create_task(self._hold(delivery, ctx, done))
         try:
             await self._run(ctx, deadline)
         except StoreUnavailableError:
+            await _stop(keeper, done)  # before: a change the keeper has in flight must not win
             await delivery.redeliver_after(self.store_retry_seconds)
             raise
         finally:
-            keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeper
+            await _stop(keeper, done)
 
     async def _claim_turn(self, operation: RunOperation) -> TaskContext | None:
         """Claim the operation's turn; the turn's context, or None when there is nothing to run."""
@@ -152,7 +152,7 @@ class Worker:
             return None
         return await self._context(operation, view, claim)
 
-    async def _hold(self, delivery: Delivery, ctx: TaskContext) -> None:
+    async def _hold(self, delivery: Delivery, ctx: TaskContext, done: asyncio.Event) -> None:
         lease_until = None if ctx.lease is None else ctx.lease.lease_until
         if lease_until is not None:
             await hold(
@@ -161,6 +161,7 @@ class Worker:
                 clock=self._clock,
                 margin=self.redelivery_margin,
                 beat=self.heartbeat_seconds,
+                done=done,
             )
 
     async def _context(self, operation: RunOperation, view: TaskView, claim: Commit) -> TaskContext:
@@ -276,6 +277,18 @@ class Worker:
         metadata = None if error_code is None else {ERROR_CODE_KEY: error_code}
         with contextlib.suppress(TaskCanceledError):
             await ctx.fail(reason, metadata=metadata)
+
+
+async def _stop(keeper: asyncio.Task[None], done: asyncio.Event) -> None:
+    """Stop ``keeper`` once its change in flight, if any, is made; cancelled only if this task is."""
+    done.set()
+    try:
+        await asyncio.shield(keeper)
+    except asyncio.CancelledError:
+        keeper.cancel()
+        raise
+    except Exception:  # the turn's outcome does not depend on it: the queue redelivers anyway
+        logger.exception("timing the redelivery of a run operation failed")
 
 
 async def give_up(
