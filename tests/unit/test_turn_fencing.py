@@ -11,7 +11,7 @@ from a2a_core.core.broker import RunOperation
 from a2a_core.core.errors import TaskCanceledError
 from a2a_core.core.executor import FunctionExecutor, TaskContext
 from a2a_core.core.records import ArtifactUpdated
-from a2a_core.core.worker import Worker
+from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.domain import Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
@@ -64,7 +64,10 @@ async def test_a_worker_whose_turn_was_taken_over_is_refused_and_only_the_new_at
     running_b = asyncio.create_task(worker_b.handle(operation))
     await second_wrote.wait()
     first_go_on.set()
-    await running_a  # A's write is refused, and A ends without writing anything more
+    # A's write is refused, and A ends without writing anything more; its message stays queued,
+    # for the turn is B's and not over yet (B may need it, if it fails too).
+    with pytest.raises(RunInProgressError):
+        await running_a
     second_go_on.set()
     await running_b
 

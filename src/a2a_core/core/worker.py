@@ -26,11 +26,9 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.changes import Change, status
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.delivery import NO_DELIVERY, Delivery, hold
 from a2a_core.core.errors import (
@@ -39,17 +37,29 @@ from a2a_core.core.errors import (
     StoreUnavailableError,
     TaskCanceledError,
     TaskNotFoundError,
+    TurnLostError,
 )
 from a2a_core.core.executor import HISTORY_WINDOW, AgentExecutor, TaskContext
+from a2a_core.core.leases import RunInProgressError, claim, give_up, pending_run, release
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.records import Commit
 from a2a_core.core.snapshots import messages_of
 from a2a_core.core.supervision import GRACE_SECONDS, AgentOutcome, run_agent
 from a2a_core.core.task_reads import TaskView
-from a2a_core.domain import Message, Role, TaskState, TextPart
+from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)
+
+# RunInProgressError and give_up live with the other lease decisions; they are the worker's API too.
+__all__ = [
+    "AGENT_FAILED",
+    "INVALID_RESPONSE",
+    "MAX_ATTEMPTS",
+    "OUT_OF_TIME",
+    "RunInProgressError",
+    "Worker",
+    "give_up",
+]
 
 INVALID_RESPONSE = "The agent returned an invalid response."
 AGENT_FAILED = "The agent failed while working on this task."
@@ -57,14 +67,6 @@ OUT_OF_TIME = "The agent did not finish within the worker's time limit."
 # How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
 # to its dead-letter queue after as many receives (its maxReceiveCount follows this).
 MAX_ATTEMPTS = 3
-
-
-class RunInProgressError(Exception):
-    """Another worker holds a live lease on this turn: deliver the operation again later."""
-
-    def __init__(self, message: str, *, lease_until: float | None = None) -> None:
-        super().__init__(message)
-        self.lease_until = lease_until
 
 
 class Worker:
@@ -132,6 +134,11 @@ class Worker:
             await _stop(keeper, done)  # before: a change the keeper has in flight must not win
             await delivery.redeliver_after(self.store_retry_seconds)
             raise
+        except RunInProgressError as busy:
+            await _stop(keeper, done)
+            if busy.lease_until is not None:
+                await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
+            raise
         finally:
             await _stop(keeper, done)
 
@@ -142,15 +149,16 @@ class Worker:
         except TaskNotFoundError:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
             return None
-        claim = await self.ledger.write(
-            operation.task_id, self._claim(operation), head=view.head, folding=view.folding
+        decide = claim(
+            operation, clock=self._clock, lease_seconds=self.lease_seconds, max_attempts=self.max_attempts
         )
-        if claim is None:
+        claimed = await self.ledger.write(operation.task_id, decide, head=view.head, folding=view.folding)
+        if claimed is None:
             return None
-        if claim.state == TaskState.failed:
+        if claimed.state == TaskState.failed:
             logger.error("task %s failed: its %d attempts were used up", operation.task_id, self.max_attempts)
             return None
-        return await self._context(operation, view, claim)
+        return await self._context(operation, view, claimed)
 
     async def _hold(self, delivery: Delivery, ctx: TaskContext, done: asyncio.Event) -> None:
         lease_until = None if ctx.lease is None else ctx.lease.lease_until
@@ -209,8 +217,20 @@ class Worker:
             )
             await self._give_back(ctx)
             raise interruption
+        if isinstance(interruption, TurnLostError):
+            await self._check_turn_over(ctx)
         if interruption is not None:
             logger.info("task %s: the run stopped: %s", ctx.task_id, interruption)
+
+    async def _check_turn_over(self, ctx: TaskContext) -> None:
+        """After this run lost its turn to another attempt: raise `RunInProgressError` while
+        that turn is still unfinished. The operation's message must then stay on the queue: it may
+        be the very message the other attempt's worker holds, which needs it if it fails too."""
+        head = await self.ledger.head(ctx.task_id)
+        run = None if ctx.lease is None else pending_run(head, ctx.lease.run_id)
+        if run is not None:
+            lease_until = run.lease_until if run.lease_until is not None else self._clock()
+            raise RunInProgressError(f"task {ctx.task_id}'s turn was taken over", lease_until=lease_until)
 
     async def _record(self, ctx: TaskContext, outcome: AgentOutcome) -> None:
         """Write how the agent's run ended (unless it ended the turn itself)."""
@@ -241,35 +261,12 @@ class Worker:
         """Release this attempt's lease after a store failure, so the next delivery takes the
         turn over at once instead of after the lease; nothing if the turn is no longer ours (our
         ending write landed after all, or another attempt took over). Best effort."""
-        run = ctx.lease
-
-        def decide(head: Commit) -> Change | None:
-            if head.run != run or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
-                return None
-            assert run is not None
-            return Change([status(TaskState.working)], run=RunLease(run_id=run.run_id, attempt=run.attempt))
-
+        if ctx.lease is None:
+            return
         try:
-            await self.ledger.write(ctx.task_id, decide)
+            await self.ledger.write(ctx.task_id, release(ctx.lease))
         except StoreUnavailableError:
             logger.warning("task %s: could not release the turn; it resumes when its lease ends", ctx.task_id)
-
-    def _claim(self, operation: RunOperation) -> Callable[[Commit], Change | None]:
-        def decide(head: Commit) -> Change | None:
-            run = _pending_run(head, operation)
-            if run is None:
-                return None
-            now = self._clock()
-            _check_no_live_lease(head, run, now)
-            attempt = run.attempt + 1
-            if attempt > self.max_attempts:
-                # Every earlier claim ended with its worker dying mid-run; one more would too.
-                reason = f"The agent could not finish this task after {run.attempt} attempts."
-                return Change([status(TaskState.failed, _agent_message(head, reason))])
-            lease = RunLease(run_id=run.run_id, lease_until=now + self.lease_seconds, attempt=attempt)
-            return Change([status(TaskState.working)], run=lease)
-
-        return decide
 
     async def _fail(self, ctx: TaskContext, reason: str, *, error_code: int | None = None) -> None:
         if ctx.ended:
@@ -289,54 +286,3 @@ async def _stop(keeper: asyncio.Task[None], done: asyncio.Event) -> None:
         raise
     except Exception:  # the turn's outcome does not depend on it: the queue redelivers anyway
         logger.exception("timing the redelivery of a run operation failed")
-
-
-async def give_up(
-    ledger: TaskLedger, operation: RunOperation, reason: str, *, clock: Callable[[], float] = time.time
-) -> bool:
-    """Fail the operation's turn with ``reason`` if it is still pending; True if this call wrote.
-
-    Used when no worker will ever run the operation again (it reached the dead-letter queue).
-    Does nothing for a terminal task, a task waiting for the client, a later turn or an unknown
-    task, so it is idempotent. Raises `RunInProgressError` while a worker holds a live lease on
-    the turn: that worker may still finish it.
-    """
-
-    def decide(head: Commit) -> Change | None:
-        run = _pending_run(head, operation)
-        if run is None:
-            return None
-        _check_no_live_lease(head, run, clock())
-        return Change([status(TaskState.failed, _agent_message(head, reason))])
-
-    try:
-        return await ledger.write(operation.task_id, decide) is not None
-    except TaskNotFoundError:
-        logger.warning("cannot give up on unknown task %s", operation.task_id)
-        return False
-
-
-def _pending_run(head: Commit, operation: RunOperation) -> RunLease | None:
-    """The head's run if ``operation`` is the task's current, unfinished turn."""
-    if is_terminal(head.state) or head.state in INTERRUPTED_STATES:
-        return None
-    if head.run is None or head.run.run_id != operation.run_id:
-        return None  # a stale delivery of an earlier turn
-    return head.run
-
-
-def _check_no_live_lease(head: Commit, run: RunLease, now: float) -> None:
-    if run.lease_until is not None and run.lease_until > now:
-        raise RunInProgressError(
-            f"task {head.task_id} is being run by another worker", lease_until=run.lease_until
-        )
-
-
-def _agent_message(head: Commit, text: str) -> Message:
-    return Message(
-        role=Role.agent,
-        parts=[TextPart(text=text)],
-        message_id=str(uuid.uuid4()),
-        task_id=head.task_id,
-        context_id=head.context_id,
-    )
