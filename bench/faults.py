@@ -34,7 +34,8 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "CRITICAL")  # the handlers log every injected fault
 
 from a2a_core.local.moto_server import create_resources, start_local_aws  # noqa: E402
-from fault_injection import MODES, FaultReport, run_faulted_tasks  # noqa: E402
+from dynamodb_faults import MODES  # noqa: E402
+from fault_injection import FaultReport, run_faulted_tasks  # noqa: E402
 
 
 def summary(label: str, report: FaultReport) -> dict[str, Any]:
