@@ -153,6 +153,13 @@ def receive(sqs: SQSClient, queue_url: str) -> list[MessageTypeDef]:
     )
 
 
+def receive_within(sqs: SQSClient, queue_url: str, seconds: int) -> list[MessageTypeDef]:
+    """A long-polling receive: the messages that are or become visible within ``seconds``."""
+    return sqs.receive_message(
+        QueueUrl=queue_url, MaxNumberOfMessages=10, AttributeNames=["All"], WaitTimeSeconds=seconds
+    ).get("Messages", [])
+
+
 def sqs_event(sqs: SQSClient, queue_url: str, messages: Sequence[MessageTypeDef]) -> dict[str, Any]:
     """The event Lambda's SQS event source mapping sends for ``messages``."""
     arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from a2a_core.core.changes import Change, Decide
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
+from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged
 from a2a_core.core.snapshots import RECENT_MESSAGES
 from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
 from a2a_core.core.task_reads import TaskView
@@ -21,11 +21,19 @@ from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus
 
 
 def reference_task(commits: Sequence[Commit], history_length: int | None = None) -> Task:
-    """The Task a client must see after ``commits`` (the whole log from its first commit)."""
+    """The Task a client must see after ``commits`` (the whole log from its first commit): every
+    commit folded but those of an attempt that a later attempt of the same turn took over."""
+    last_attempt: dict[str, int] = {}
+    for commit in commits:
+        if commit.run is not None:
+            last_attempt[commit.run.run_id] = max(last_attempt.get(commit.run.run_id, 0), commit.run.attempt)
     history: list[Message] = []
     artifacts: dict[str, Artifact] = {}
     status = TaskStatus(state=TaskState.submitted)
     for commit in commits:
+        run = commit.run
+        if run is not None and 1 <= run.attempt < last_attempt[run.run_id]:
+            continue  # replaced by the turn's later attempt
         for event in commit.events:
             if isinstance(event, MessageAdded):
                 history.append(event.message)
@@ -119,8 +127,9 @@ class CountingStore(TaskStore):
 
 # --- random interleavings of writers and readers -------------------------------------------------
 
-# One write: the events of one commit, after yielding to the event loop a few times.
-Step = tuple[int, list[LogEvent]]
+# One write: the events of one commit, after yielding to the event loop a few times; "" keeps the
+# head's run, "takeover" starts the turn's next attempt, "turn" starts a new turn (a user message).
+Step = tuple[int, list[LogEvent], str]
 
 
 def _text(draw: st.DrawFn) -> str:
@@ -130,23 +139,25 @@ def _text(draw: st.DrawFn) -> str:
 @st.composite
 def steps(draw: st.DrawFn) -> Step:
     """The events of one commit of a task that stays ``working``: messages, status messages,
-    artifact chunks (new, appended, replaced), alone or together."""
-    kind = draw(st.sampled_from(["message", "status", "chunk", "chunk+status"]))
+    artifact chunks (new, appended, replaced), alone or together; a takeover of the turn by its
+    next attempt, or a new turn."""
+    kind = draw(st.sampled_from(["message", "status", "chunk", "chunk+status", "takeover", "turn"]))
     yields = draw(st.integers(0, 3))
-    if kind == "message":
+    if kind in ("message", "turn"):
         user = Message(role=Role.user, parts=[TextPart(text=_text(draw))], message_id=str(uuid.uuid4()))
         answer = _agent(_text(draw)) if draw(st.booleans()) else None  # two messages in one commit
-        return yields, [MessageAdded(seq=0, message=user), _working(answer)]
-    if kind == "status":
-        return yields, [_working(_agent(_text(draw)) if draw(st.booleans()) else None)]
+        return yields, [MessageAdded(seq=0, message=user), _working(answer)], "turn" if kind == "turn" else ""
+    if kind in ("status", "takeover"):
+        status = _working(_agent(_text(draw)) if draw(st.booleans()) else None)
+        return yields, [status], "takeover" if kind == "takeover" else ""
     update = ArtifactUpdated(
         seq=0,
         artifact=Artifact(artifact_id=draw(st.sampled_from("abc")), parts=[TextPart(text=_text(draw))]),
         append=draw(st.booleans()),
     )
     if kind == "chunk":
-        return yields, [update]
-    return yields, [update, _working(_agent(_text(draw)))]
+        return yields, [update], ""
+    return yields, [update, _working(_agent(_text(draw)))], ""
 
 
 @st.composite
@@ -165,13 +176,13 @@ async def run_interleaving(
     task_id = str(uuid.uuid4())
     first = Message(role=Role.user, parts=[TextPart(text="start")], message_id=str(uuid.uuid4()))
     await ledger.create(task_id=task_id, context_id="ctx", message=first, run_id="r")
-    await ledger.write(task_id, lambda _head: Change([_working(None)]))
+    await ledger.write(task_id, lambda _head: Change([_working(None)], run=RunLease(run_id="r", attempt=1)))
 
     async def write(steps: list[Step]) -> None:
-        for yields, events in steps:
+        for yields, events, run in steps:
             for _ in range(yields):
                 await asyncio.sleep(0)
-            await ledger.write(task_id, _always(Change(list(events))))
+            await ledger.write(task_id, _with_run(list(events), run))
 
     async def read(yields: int, history_length: int | None) -> tuple[int | None, TaskView]:
         for _ in range(yields):
@@ -194,8 +205,16 @@ def _clamped(ledger: TaskLedger, history_length: int | None) -> int:
     return ledger.history_cap if history_length is None else min(history_length, ledger.history_cap)
 
 
-def _always(change: Change) -> Decide:
-    return lambda _head: change
+def _with_run(events: list[LogEvent], run: str) -> Decide:
+    def decide(head: Commit) -> Change:
+        if not run:
+            return Change(events)
+        assert head.run is not None
+        if run == "takeover":
+            return Change(events, run=RunLease(run_id=head.run.run_id, attempt=head.run.attempt + 1))
+        return Change(events, run=RunLease(run_id=str(uuid.uuid4())))
+
+    return decide
 
 
 def _agent(text: str) -> Message:

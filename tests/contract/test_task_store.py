@@ -74,6 +74,23 @@ async def test_a_taken_sequence_number_is_refused(store: TaskStore) -> None:
     assert [c.state for c in await store.read("t1")] == [TaskState.submitted, TaskState.working]
 
 
+async def test_appending_a_commit_again_finds_it_stored_and_changes_nothing(store: TaskStore) -> None:
+    """What a writer does when it cannot know whether its append landed (its answer was lost)."""
+    first = commit("t1", 1, TaskState.submitted).model_copy(update={"write_id": "w1"})
+    await store.append(first)
+    await store.append(first)
+    second = commit("t1", first.next_seq, TaskState.working).model_copy(update={"write_id": "w2"})
+    await store.append(second)
+    await store.append(second)
+    assert await store.read("t1") == [first, second]
+    # Another commit at a taken sequence number is still refused, and so is one without an id.
+    rival = commit("t1", first.next_seq, TaskState.canceled).model_copy(update={"write_id": "w3"})
+    for taken in (rival, second.model_copy(update={"write_id": None})):
+        with pytest.raises(ConcurrentUpdateError):
+            await store.append(taken)
+    assert await store.read("t1") == [first, second]
+
+
 async def test_tasks_are_kept_apart(store: TaskStore) -> None:
     await store.append(commit("t1", 1, TaskState.submitted))
     await store.append(commit("t2", 1, TaskState.submitted, TaskState.working))

@@ -97,9 +97,10 @@ def test_a_killed_dev_loses_no_task_and_finishes_the_run_it_was_in(tmp_path: Pat
         assert rpc(url, "tasks/pushNotificationConfig/list", {"id": asking["id"]}) == configs
         finished = wait_for(url, holding, lambda task: task["status"]["state"] == "completed")
         assert reply(finished) == f"resumed: hold={marker}"
-        # The log says what happened: started, the restart let go of the dead run's lease, resumed.
+        # The restart let go of the dead run's lease and the turn ran again: the task shows the
+        # attempt that finished, not the progress of the one that died with the first dev.
         texts = [m["parts"][0]["text"] for m in finished["history"]]
-        assert texts == [f"hold={marker}", "started", f"resumed: hold={marker}"]
+        assert texts == [f"hold={marker}", f"resumed: hold={marker}"]
         # The conversation and the agent's context state carry on where they were.
         answered = send(url, "more", taskId=asking["id"])
         assert reply(answered) == "more (turn 1 of this context)"

@@ -64,6 +64,16 @@ async def test_a_duplicate_delivery_during_a_live_run_is_retried_later_not_run()
     assert (await stack.ledger.load(operation.task_id)).status.state == TaskState.completed
 
 
+async def _killed_mid_run(worker: Worker, operation: RunOperation, parked: asyncio.Event) -> None:
+    """Run the turn until its agent parks (sets ``parked``), then stop the worker there, as a
+    process that is killed (or frozen for good) stops: nothing more is written."""
+    run = asyncio.create_task(worker.handle(operation))
+    await parked.wait()
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+
+
 async def test_a_delivery_after_the_lease_expired_takes_over_from_a_dead_worker() -> None:
     now = [1000.0]
 
@@ -72,13 +82,15 @@ async def test_a_delivery_after_the_lease_expired_takes_over_from_a_dead_worker(
 
     stack = Stack(agent)
     operation = await _start(stack)
+    parked = asyncio.Event()
 
     async def dies(ctx: TaskContext) -> str:
-        raise asyncio.CancelledError  # the process froze or was killed mid-run
+        parked.set()
+        await asyncio.Event().wait()  # the process is killed here
+        return "never"
 
     dying = Worker(stack.ledger, FunctionExecutor(dies), lease_seconds=60, clock=lambda: now[0])
-    with pytest.raises(asyncio.CancelledError):
-        await dying.handle(operation)
+    await _killed_mid_run(dying, operation, parked)
     head = await stack.ledger.head(operation.task_id)
     assert head.state == TaskState.working
 
@@ -235,10 +247,14 @@ async def test_a_turn_whose_attempts_are_used_up_fails_instead_of_running_again(
     now = [1000.0]
     runs = 0
 
+    parked = asyncio.Event()
+
     async def dies(ctx: TaskContext) -> str:
         nonlocal runs
         runs += 1
-        raise asyncio.CancelledError  # the process was killed mid-run
+        parked.set()
+        await asyncio.Event().wait()  # the process is killed here
+        return "never"
 
     stack = Stack(dies)
     operation = await _start(stack)
@@ -246,8 +262,8 @@ async def test_a_turn_whose_attempts_are_used_up_fails_instead_of_running_again(
         stack.ledger, FunctionExecutor(dies), lease_seconds=60, max_attempts=2, clock=lambda: now[0]
     )
     for _ in range(2):
-        with pytest.raises(asyncio.CancelledError):
-            await worker.handle(operation)
+        parked.clear()
+        await _killed_mid_run(worker, operation, parked)
         now[0] += 61
     await worker.handle(operation)
     task = await stack.ledger.load(operation.task_id)
@@ -351,27 +367,32 @@ def _text_of(message: Message) -> str:
     return part.text
 
 
-async def test_a_retried_turn_still_sees_its_message_after_a_dead_attempt_said_a_lot() -> None:
-    """The history window reaches back to the message that started the turn, even when the
-    attempt that died wrote more than a window of progress messages after it."""
+async def test_a_retried_turn_starts_from_the_turn_as_it_began_after_a_dead_attempt_said_a_lot() -> None:
+    """The progress messages of an attempt that died are replaced by the next attempt's: its
+    history ends with the message that started the turn, as the first attempt's did."""
     now = [1000.0]
-    seen: list[str] = []
+    seen: list[list[str]] = []
+    parked = asyncio.Event()
 
     async def talks_then_dies(ctx: TaskContext) -> str:
         for index in range(HISTORY_WINDOW + 2):
             await ctx.update(f"progress {index}")
-        raise asyncio.CancelledError  # the process was killed mid-run
+        parked.set()
+        await asyncio.Event().wait()  # the process is killed here
+        return "never"
 
     async def agent(ctx: TaskContext) -> str:
-        seen.extend([ctx.text, _text_of(ctx.history[0]), _text_of(ctx.history[-1])])
+        seen.append([ctx.text, *(_text_of(m) for m in ctx.history)])
+        await ctx.update("progress again")
         return "done"
 
     stack = Stack(agent)
     operation = await _start(stack, "the question")
     dying = Worker(stack.ledger, FunctionExecutor(talks_then_dies), lease_seconds=60, clock=lambda: now[0])
-    with pytest.raises(asyncio.CancelledError):
-        await dying.handle(operation)
+    await _killed_mid_run(dying, operation, parked)
     later = Worker(stack.ledger, FunctionExecutor(agent), lease_seconds=60, clock=lambda: now[0] + 61)
     await later.handle(operation)
 
-    assert seen == ["the question", "the question", f"progress {HISTORY_WINDOW + 1}"]
+    assert seen == [["the question", "the question"]]
+    task = await stack.ledger.load(operation.task_id)
+    assert [_text_of(m) for m in task.history or []] == ["the question", "progress again", "done"]

@@ -9,7 +9,10 @@ model behaviour, provider errors) fails the task naming its kind; any other exce
 one raised by a tool, fails it with the worker's generic message.
 
 Runs are idempotent under redelivery: each run uses the turn's ``run_id``, and a retried turn
-replaces what an earlier, interrupted attempt recorded instead of adding to it.
+replaces what an earlier, interrupted attempt recorded instead of adding to it: its messages in
+the context store (here), its streamed chunks and progress in the task (every read of a task
+shows the last attempt's output; the streamed artifact keeps its id across attempts, so a client
+that saw the interrupted attempt's chunks sees them replaced).
 """
 
 from __future__ import annotations

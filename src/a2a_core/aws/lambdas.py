@@ -4,11 +4,15 @@
 and `a2a-serverless dev` drives the very same handlers from its local pollers. `batch_handler` is
 the one Powertools wrapper they share (the push handler is in `a2a_core.aws.push_stream`).
 
-Worker: the records of a batch run concurrently. A record that fails (a malformed body, a turn
-another worker holds a live lease on, the store unavailable) is reported alone in
-``batchItemFailures``: SQS delivers only it again after the visibility timeout, and moves it to the
-dead-letter queue after ``maxReceiveCount`` receives. Agent failures are not record failures: the
-worker records them on the task.
+Worker: the records of a batch run concurrently, each agent in an asyncio task of its own. A
+record that fails (a malformed body, a turn another worker holds a live lease on, the store
+unavailable past its retries) is reported alone in ``batchItemFailures``: SQS delivers only it
+again, when the worker set its visibility to (as the lease ends, or shortly for a store error),
+and moves it to the dead-letter queue after ``maxReceiveCount`` receives. Agent failures are not
+record failures, whatever the agent raised (`asyncio.CancelledError` included): the worker
+records them on the task, and the batch's other records run on. With ``queue`` the worker also
+keeps its message invisible while the agent runs, and has it come back just after the turn's
+lease if the function dies (`a2a_core.core.delivery`).
 
 Dead letters: an operation no worker could finish ends its task as failed, so no client waits
 forever. A handled dead letter is deleted; there is nothing to replay (a failed task is final, a
@@ -20,7 +24,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import (
@@ -34,8 +38,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
 from a2a_core.core.broker import RunOperation
+from a2a_core.core.delivery import NO_DELIVERY
+from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import RunInProgressError, Worker, give_up
+
+if TYPE_CHECKING:
+    from a2a_core.aws.sqs_broker import SqsMessages
 
 DEAD_LETTER_REASON = "The agent could not finish this task; its run was moved to the dead-letter queue."
 
@@ -70,11 +79,16 @@ def batch_handler(
     return handler
 
 
-def worker_handler(worker: Worker) -> BatchHandler:
-    return batch_handler(EventType.SQS, lambda context: functools.partial(_run_record, worker, context))
+def worker_handler(worker: Worker, queue: SqsMessages | None = None) -> BatchHandler:
+    """The worker function's handler; ``queue`` (the run queue's messages) times redeliveries."""
+    return batch_handler(
+        EventType.SQS, lambda context: functools.partial(_run_record, worker, queue, context)
+    )
 
 
-async def _run_record(worker: Worker, lambda_context: LambdaContext, record: SQSRecord) -> None:
+async def _run_record(
+    worker: Worker, queue: SqsMessages | None, lambda_context: LambdaContext, record: SQSRecord
+) -> None:
     # Taken per record; all records of a batch start at once, so they share the invocation's end.
     deadline = time.monotonic() + lambda_context.get_remaining_time_in_millis() / 1000
     try:
@@ -82,11 +96,21 @@ async def _run_record(worker: Worker, lambda_context: LambdaContext, record: SQS
     except ValidationError:
         logger.error("message body is not a run operation", message_id=record.message_id)
         raise
+    delivery = (
+        NO_DELIVERY if queue is None else queue.delivery(record.event_source_arn, record.receipt_handle)
+    )
     try:
-        await worker.handle(operation, deadline=deadline)
+        await worker.handle(operation, deadline=deadline, delivery=delivery)
     except RunInProgressError:
         logger.info(
             "turn held by a live worker; SQS delivers it again later",
+            task_id=operation.task_id,
+            message_id=record.message_id,
+        )
+        raise
+    except StoreUnavailableError:
+        logger.warning(
+            "the task store failed; SQS delivers the turn again shortly",
             task_id=operation.task_id,
             message_id=record.message_id,
         )

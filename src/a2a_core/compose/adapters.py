@@ -20,6 +20,7 @@ from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
     from a2a_core.auth import Authenticator
+    from a2a_core.aws.sqs_broker import SqsMessages
     from a2a_core.push.dead_letters import PushDeadLetters
 
 
@@ -47,6 +48,12 @@ class Adapters(ABC):
     @abstractmethod
     def push_dead_letters(self) -> PushDeadLetters:
         """Where notifications no webhook took go (the push function's)."""
+
+    @property
+    def run_queue_messages(self) -> SqsMessages | None:
+        """The run queue's messages as a worker gets them (it times their redelivery to its
+        lease); None where operations do not come through a queue with visibility timeouts."""
+        return None
 
     def app_authenticator(self) -> Authenticator | None:
         """The authenticator the app cannot build from the settings alone (API keys kept in this

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
     from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
     from a2a_core.aws.kms_signer import KmsSigner
-    from a2a_core.aws.sqs_broker import SqsBroker
+    from a2a_core.aws.sqs_broker import SqsBroker, SqsMessages
     from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
 
 _DAY = 24 * 3600
@@ -68,6 +68,12 @@ class AwsAdapters(Adapters):
         from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
 
         return SqsPushDeadLetters(self.clients.sqs, required(self.settings.push_dlq_url, "push_dlq_url"))
+
+    @functools.cached_property
+    def run_queue_messages(self) -> SqsMessages:
+        from a2a_core.aws.sqs_broker import SqsMessages
+
+        return SqsMessages(self.clients.sqs, self.settings.queue_url)
 
     def app_authenticator(self) -> Authenticator | None:
         return build_app_authenticator(self.settings, self.clients)

@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from a2a_core.core.lifecycle import check_transition, is_terminal
-from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged
+from a2a_core.core.records import (
+    ArtifactUpdated,
+    Commit,
+    LogEvent,
+    MessageAdded,
+    RunLease,
+    StatusChanged,
+    new_write_id,
+)
 from a2a_core.domain import Message, TaskState, TaskStatus
 
 _KEEP = RunLease(run_id="")  # sentinel: leave the head's run lease as it is
@@ -64,4 +72,5 @@ def next_commit(head: Commit, change: Change, now: float) -> Commit:
         created_at=now,
         owner=head.owner,
         task_created_at=head.started_at,
+        write_id=new_write_id(),
     )

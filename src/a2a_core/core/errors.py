@@ -174,3 +174,9 @@ class ConcurrentUpdateError(Exception):
 
 class TaskCanceledError(Exception):
     """Raised inside an agent's run when its task was canceled by a client."""
+
+
+class TurnLostError(TaskCanceledError):
+    """Raised inside an agent's run when its turn is no longer its own: another worker took the
+    turn over (this one's lease ran out) and started a new attempt, or the turn ended without it.
+    Nothing this run writes is kept; the worker stops it."""

@@ -8,24 +8,33 @@ emits something is one durable write to the task log that clients see at once.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from pydantic import JsonValue
 
 from a2a_core.core.changes import Change, status
 from a2a_core.core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
-from a2a_core.core.errors import InvalidAgentResponseError, InvalidTransitionError, TaskCanceledError
+from a2a_core.core.errors import (
+    InvalidAgentResponseError,
+    InvalidTransitionError,
+    StoreUnavailableError,
+    TaskCanceledError,
+    TurnLostError,
+)
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit
+from a2a_core.core.records import ANONYMOUS_OWNER, ArtifactUpdated, Commit, RunLease
 from a2a_core.core.snapshots import Folding
 from a2a_core.domain import Artifact, DataPart, FilePart, Message, Part, Role, Task, TaskState, TextPart
 
 Content: TypeAlias = str | Part | Sequence[Part] | dict[str, Any]
+T = TypeVar("T")
+_ARTIFACT_IDS = uuid.UUID("0b6f4a8e-6f57-4d0e-a1a3-4e9b8f2f7c11")  # namespace of default artifact ids
 
 # The recent messages a turn starts with in `TaskContext.history` (one read of the task, whatever
 # its length); `TaskContext.load_history` reads further back.
@@ -36,7 +45,14 @@ class TaskContext:
     """Everything an agent sees and does during one turn of one task.
 
     Emitting methods raise `TaskCanceledError` when a client canceled the task meanwhile; let it
-    propagate (the worker records nothing more) or catch it to clean up.
+    propagate (the worker records nothing more) or catch it to clean up. They raise its subclass
+    `TurnLostError` when this run no longer owns the turn (another worker took it over after this
+    one's lease ran out): nothing more of this run is written, and the worker stops it.
+
+    A call that could not reach the task store raises `StoreUnavailableError` (after a few tries):
+    the turn is then run again from the start, by a later delivery, and what this run wrote is
+    replaced by what the next attempt writes. Whatever the agent does with the error, the worker
+    learns of it from the context (`interruption`), never fails the task for it, and stops the run.
 
     ``task`` is the task as this turn found it, with its last `HISTORY_WINDOW` messages (and at
     least the message that started the turn); `load_history` reads as many as you need.
@@ -54,9 +70,22 @@ class TaskContext:
         head: Commit | None = None,
         context_store: ContextStore | None = None,
         folding: Folding | None = None,
+        turn: str | None = None,
     ) -> None:
+        """``head``: the worker's claim of the turn (its run names this attempt: every write is
+        conditional on it); ``turn``: names this turn, the same in each of its attempts (the
+        default ids of its artifacts are derived from it)."""
         self._ledger = ledger
         self._head = head  # our last write: the next one is decided on it without a read
+        # The run lease of the claim: the turn and attempt this run writes for (its fence).
+        self.lease: RunLease | None = head.run if head is not None else None
+        self._attempt = None if self.lease is None else self.lease.attempt
+        self._turn = turn or f"{task.id}:{run_id}"
+        self._artifacts_named = 0
+        # Why this run cannot go on (set once, by the first write or read that found out): the
+        # turn lost or canceled, or the store unavailable. The worker waits on ``_interrupted``.
+        self.interruption: Exception | None = None
+        self._interrupted = asyncio.Event()
         # The task folded through ``head``, kept up to date with our writes: a write that is due
         # to carry a snapshot takes it from here instead of reading the log.
         self._folding = folding
@@ -92,7 +121,7 @@ class TaskContext:
     async def load_history(self, limit: int | None = None) -> list[Message]:
         """The task's last ``limit`` messages as they are now, this turn's included (None: as
         many as the server returns to clients, its historyLength cap); one read, O(limit)."""
-        return (await self._ledger.load(self.task_id, limit)).history or []
+        return (await self._store_call(self._ledger.load(self.task_id, limit))).history or []
 
     @property
     def message(self) -> Message:
@@ -113,7 +142,7 @@ class TaskContext:
 
     async def load_context(self) -> JsonValue | None:
         """The value stored for this task's context, or None; `update_context` builds on it."""
-        stored = await self.context_store.load_context(self._context_key)
+        stored = await self._store_call(self.context_store.load_context(self._context_key))
         self._context_version = NO_CONTEXT if stored is None else stored.version
         return None if stored is None else stored.value
 
@@ -127,20 +156,22 @@ class TaskContext:
         if self._context_version is None:
             await self.load_context()
         assert self._context_version is not None
-        self._context_version = await self.context_store.update_context(
-            self._context_key, value, expected_version=self._context_version
+        self._context_version = await self._store_call(
+            self.context_store.update_context(
+                self._context_key, value, expected_version=self._context_version
+            )
         )
 
     async def change_context(self, fn: ContextUpdate) -> JsonValue:
         """Store ``fn(current value or None)`` for this context, retried on the fresh value after
         a concurrent write (so ``fn`` must only compute); returns what was stored."""
-        stored = await self.context_store.update(self._context_key, fn)
+        stored = await self._store_call(self.context_store.update(self._context_key, fn))
         self._context_version = stored.version
         return stored.value
 
     async def is_canceled(self) -> bool:
         """Look at the task now (one read); True once a client has canceled it."""
-        return (await self._ledger.head(self.task_id)).state == TaskState.canceled
+        return (await self._store_call(self._ledger.head(self.task_id))).state == TaskState.canceled
 
     async def update(self, content: Content | None = None) -> None:
         """Report progress: a ``working`` status, optionally with a message to the client."""
@@ -161,10 +192,12 @@ class TaskContext:
 
         Returns the artifact id, so a streamed artifact is `artifact_id = await ctx.artifact(first)`
         followed by ``ctx.artifact(chunk, artifact_id=artifact_id, append=True)`` calls and a last
-        one with ``last_chunk=True``.
+        one with ``last_chunk=True``. Without ``artifact_id`` the n-th new artifact of a turn gets
+        the same id in every attempt of the turn: a retried turn's artifact replaces the one an
+        interrupted attempt streamed, for clients that saw it too.
         """
         artifact = Artifact(
-            artifact_id=artifact_id or str(uuid.uuid4()),
+            artifact_id=artifact_id or self._next_artifact_id(),
             name=name,
             description=description,
             parts=to_parts(content),
@@ -217,20 +250,59 @@ class TaskContext:
         if state in RETURN_STATES:
             self.ended = True
 
+    async def wait_interrupted(self) -> Exception:
+        """Return `interruption` once this run cannot go on (the worker stops the agent then)."""
+        await self._interrupted.wait()
+        assert self.interruption is not None
+        return self.interruption
+
+    def _next_artifact_id(self) -> str:
+        self._artifacts_named += 1
+        return str(uuid.uuid5(_ARTIFACT_IDS, f"{self._turn}:{self._artifacts_named}"))
+
+    def _interrupt(self, error: Exception) -> None:
+        if self.interruption is None:
+            self.interruption = error
+            self._interrupted.set()
+
+    async def _store_call(self, call: Awaitable[T]) -> T:
+        """``call``, noting a store that is unavailable: the worker must know, whatever the agent
+        does with the error."""
+        try:
+            return await call
+        except StoreUnavailableError as error:
+            self._interrupt(error)
+            raise
+
     async def _write(self, events: list[Any]) -> Commit:
         if self.ended:
             raise InvalidTransitionError("This turn has ended; the agent cannot emit more")
+        if self.interruption is not None:
+            raise _again(self.interruption)
 
         def decide(head: Commit) -> Change:
             if head.state == TaskState.canceled:
                 raise TaskCanceledError(f"Task {self.task_id} was canceled")
-            # Another worker ended or took over this turn (our lease expired while we ran).
-            if is_terminal(head.state) or head.run is None or head.run.run_id != self.run_id:
-                raise TaskCanceledError(f"Task {self.task_id}'s turn is no longer ours ({head.state.value})")
+            # Another worker took this turn over (our lease ran out while we ran) and started a
+            # new attempt, or the turn ended without us: a late writer must change nothing.
+            run = head.run
+            if (
+                is_terminal(head.state)
+                or run is None
+                or run.run_id != self.run_id
+                or (self._attempt is not None and run.attempt != self._attempt)
+            ):
+                raise TurnLostError(
+                    f"Task {self.task_id}'s turn is no longer this run's ({head.state.value})"
+                )
             return Change(events)
 
         previous = self._head
-        commit = await self._ledger.write(self.task_id, decide, head=previous, folding=self._folding)
+        try:
+            commit = await self._ledger.write(self.task_id, decide, head=previous, folding=self._folding)
+        except (TaskCanceledError, StoreUnavailableError) as error:
+            self._interrupt(error)
+            raise
         assert commit is not None
         if self._folding is not None and previous is not None and commit.first_seq == previous.next_seq:
             self._folding.apply(commit)
@@ -244,8 +316,13 @@ class AgentExecutor(ABC):
     """Runs the agent for one turn. Subclass it, or pass a plain async function instead.
 
     `execute` emits through the context and returns. If it returns without ending the turn the
-    task is completed (with the returned content as the final message, if any); if it raises, the
-    task fails with a generic message (the exception is logged, never shown to clients).
+    task is completed (with the returned content as the final message, if any); if it raises
+    (anything, `asyncio.CancelledError` included), the task fails with a generic message (the
+    exception is logged, never shown to clients). The errors the context raises are not the
+    agent's failures, however it passes them on: `TaskCanceledError` (the task was canceled, or
+    this run's turn was taken over) ends the run, `StoreUnavailableError` has the turn run again.
+    `execute` runs in an asyncio task of its own, which the worker cancels when the turn's time
+    is up or its run was interrupted.
     """
 
     @abstractmethod
@@ -253,6 +330,15 @@ class AgentExecutor(ABC):
 
 
 AgentFunction = Callable[[TaskContext], Awaitable[Content | None]]
+
+
+def _again(interruption: Exception) -> Exception:
+    """The error a write gets once the run was interrupted (a fresh one: each raise its own)."""
+    if isinstance(interruption, StoreUnavailableError):
+        return StoreUnavailableError("An earlier call of this turn found the task store unavailable")
+    if isinstance(interruption, TurnLostError):
+        return TurnLostError(str(interruption))
+    return TaskCanceledError(str(interruption))
 
 
 class FunctionExecutor(AgentExecutor):

@@ -28,9 +28,11 @@ from a2a_core.core.records import (
     MessageAdded,
     RunLease,
     StatusChanged,
+    new_write_id,
 )
 from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
 from a2a_core.core.store import TaskStore
+from a2a_core.core.store_retries import RetryingTaskStore
 from a2a_core.core.task_reads import TaskReader, TaskView
 from a2a_core.domain import Message, Task, TaskState, TaskStatus
 
@@ -48,8 +50,12 @@ class TaskLedger:
     ) -> None:
         """``history_cap``: the most messages a read returns (the server's historyLength cap);
         ``snapshot_every``: the fewest commits between snapshots; ``repair_snapshots`` False for
-        a reader that may not write (the push function): it then never stores a snapshot."""
-        self.store = store
+        a reader that may not write (the push function): it then never stores a snapshot.
+
+        Every call to ``store`` is tried again a few times while it raises
+        `StoreUnavailableError` (`RetryingTaskStore`), appends included: they are idempotent."""
+        self.store: TaskStore = store if isinstance(store, RetryingTaskStore) else RetryingTaskStore(store)
+        store = self.store
         self._clock = clock
         self._max_races = max_races
         self._snapshot_every = snapshot_every
@@ -91,6 +97,7 @@ class TaskLedger:
             created_at=self._clock(),
             metadata=metadata,
             owner=owner,
+            write_id=new_write_id(),
         )
         commit = first.model_copy(update={"snapshot_mark": next_mark(None, _size(first))})
         try:

@@ -12,6 +12,8 @@ stored beside the commit, never a part of it.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -68,7 +70,10 @@ class RunLease(_Record):
 
     ``run_id`` is set when a turn is requested (task created or continued); ``lease_until`` is
     set when a worker claims it and tells other deliveries of the same operation whether that
-    worker may still be alive.
+    worker may still be alive. ``attempt`` counts the claims of the turn: each claim (a first run
+    or a takeover from a worker whose lease expired) starts a new attempt, and ``(run_id,
+    attempt)`` is the token every write of that attempt is conditional on (its fence): a worker
+    whose attempt was taken over finds another attempt on the head and is refused.
     """
 
     run_id: str
@@ -112,6 +117,10 @@ class Commit(_Record):
     task_created_at: float | None = None
     # None on commits written before snapshots were (their successor takes one at once).
     snapshot_mark: SnapshotMark | None = None
+    # Random per commit (`new_write_id`): tells a store that the commit already stored at this
+    # sequence number is this very commit, appended by an earlier call whose answer was lost
+    # (`TaskStore.append` is idempotent on it). None on commits written before it was recorded.
+    write_id: str | None = None
 
     @property
     def started_at(self) -> float | None:
@@ -125,6 +134,27 @@ class Commit(_Record):
     @property
     def next_seq(self) -> int:
         return self.last_seq + 1
+
+
+def new_write_id() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def superseded(commits: Sequence[Commit]) -> set[int]:
+    """The first_seq of each of ``commits`` (consecutive, in log order) that an attempt of its turn
+    wrote which a later one of ``commits`` took over: what a retried turn replaced (see
+    `a2a_core.core.snapshots.Folding`), for a reader catching up on the log to skip."""
+    gone: set[int] = set()
+    turn, highest = None, 0
+    for commit in reversed(commits):  # a turn's commits are consecutive: no other turn's between
+        run = commit.run
+        if run is None:
+            continue
+        if run.run_id != turn:
+            turn, highest = run.run_id, run.attempt
+        elif 1 <= run.attempt < highest:
+            gone.add(commit.first_seq)
+    return gone
 
 
 StreamEvent = TaskStatusUpdateEvent | TaskArtifactUpdateEvent

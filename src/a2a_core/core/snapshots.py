@@ -58,6 +58,13 @@ class TaskSnapshot(BaseModel):
     message_count: int = 0
     # `pack_positions` of the first_seq of the commit holding each of the last messages.
     positions: str = ""
+    # The turn folded last (`Folding`'s turn fields): what a takeover of its attempt discards.
+    # Absent from snapshots written before retried turns replaced their earlier attempts' output.
+    turn_run: str | None = None
+    turn_attempt: int = 0
+    turn_messages: int = 0
+    turn_new: tuple[str, ...] = ()
+    turn_changed: tuple[Artifact, ...] = ()
 
 
 class Folding:
@@ -66,6 +73,13 @@ class Folding:
     ``messages`` are the latest messages in hand (all of them when folded from the first commit;
     a snapshot's recent ones plus those of later commits otherwise) and ``positions`` the commit
     of each of the latest ``len(positions) >= len(messages)`` messages, so older ones can be read.
+
+    A retried turn replaces what its interrupted attempts wrote. Every commit names the turn and
+    attempt it was written in (`Commit.run`); a commit of a later attempt of the turn folded last
+    (a worker's takeover claim) first takes the task back to where the turn began: the artifacts
+    that turn's attempts created are dropped, those they changed restored, and the messages they
+    added (an attempt's progress messages; the turn's user message came before) removed. The
+    log keeps everything; only the folded task, and every read built on it, leaves them out.
     """
 
     def __init__(self, task_id: str, context_id: str, metadata: dict[str, object] | None) -> None:
@@ -82,6 +96,14 @@ class Folding:
         self._positions: list[int] = []
         # Per artifact: the event that created (or last replaced) it, and every part since.
         self._artifacts: dict[str, tuple[Artifact, list[Part]]] = {}
+        # The turn (run id) and attempt of the last commit folded; the message count when that
+        # turn began; the artifacts its current attempt created, and those it changed as they
+        # were before: what a takeover by a later attempt undoes.
+        self.turn_run: str | None = None
+        self.turn_attempt = 0
+        self.turn_messages = 0
+        self._turn_new: set[str] = set()
+        self._turn_changed: dict[str, tuple[Artifact, list[Part]]] = {}
 
     @classmethod
     def begin(cls, first: Commit) -> Folding:
@@ -97,6 +119,10 @@ class Folding:
         folding.message_count = snapshot.message_count
         folding._packed = _inflate(snapshot.positions)
         folding._artifacts = {a.artifact_id: (a, list(a.parts)) for a in snapshot.artifacts}
+        folding.turn_run, folding.turn_attempt = snapshot.turn_run, snapshot.turn_attempt
+        folding.turn_messages = snapshot.turn_messages
+        folding._turn_new = set(snapshot.turn_new)
+        folding._turn_changed = {a.artifact_id: (a, list(a.parts)) for a in snapshot.turn_changed}
         return folding
 
     def copy(self) -> Folding:
@@ -108,6 +134,12 @@ class Folding:
             list(self._positions),
         )
         folding._artifacts = {key: (first, list(parts)) for key, (first, parts) in self._artifacts.items()}
+        folding.turn_run, folding.turn_attempt = self.turn_run, self.turn_attempt
+        folding.turn_messages = self.turn_messages
+        folding._turn_new = set(self._turn_new)
+        folding._turn_changed = {
+            key: (first, list(parts)) for key, (first, parts) in self._turn_changed.items()
+        }
         return folding
 
     @property
@@ -118,6 +150,9 @@ class Folding:
         return self._positions
 
     def apply(self, commit: Commit) -> None:
+        run = commit.run
+        if run is not None and run.run_id == self.turn_run and run.attempt > self.turn_attempt >= 1:
+            self._supersede()
         for event in commit.events:
             if isinstance(event, MessageAdded):
                 self._message(event.message, commit.first_seq)
@@ -128,6 +163,12 @@ class Folding:
             else:
                 self._artifact(event)
         self.upto = commit.last_seq
+        if run is not None:
+            if run.run_id != self.turn_run or run.attempt == 0:
+                # A turn begins (or waits for its first claim): what its attempts write starts here.
+                self.turn_messages = self.message_count
+                self._turn_new, self._turn_changed = set(), {}
+            self.turn_run, self.turn_attempt = run.run_id, run.attempt
 
     def snapshot(self, history_cap: int) -> TaskSnapshot:
         return TaskSnapshot(
@@ -140,14 +181,15 @@ class Folding:
             messages=tuple(self.messages[-RECENT_MESSAGES:]),
             message_count=self.message_count,
             positions=pack_positions(self.positions[-history_cap:]),
+            turn_run=self.turn_run,
+            turn_attempt=self.turn_attempt,
+            turn_messages=self.turn_messages,
+            turn_new=tuple(self._turn_new),
+            turn_changed=tuple(_whole(first, parts) for first, parts in self._turn_changed.values()),
         )
 
     def artifacts(self) -> list[Artifact]:
-        # Parts are only ever appended: an artifact with as many parts as it began with is unchanged.
-        return [
-            first if len(parts) == len(first.parts) else first.model_copy(update={"parts": list(parts)})
-            for first, parts in self._artifacts.values()
-        ]
+        return [_whole(first, parts) for first, parts in self._artifacts.values()]
 
     def task(self, history: list[Message]) -> Task:
         return Task(
@@ -165,11 +207,37 @@ class Folding:
         self.message_count += 1
 
     def _artifact(self, event: ArtifactUpdated) -> None:
-        current = self._artifacts.get(event.artifact.artifact_id)
+        artifact_id = event.artifact.artifact_id
+        current = self._artifacts.get(artifact_id)
+        if artifact_id not in self._turn_new and artifact_id not in self._turn_changed:
+            if current is None:
+                self._turn_new.add(artifact_id)
+            else:
+                self._turn_changed[artifact_id] = (current[0], list(current[1]))
         if current is None or not event.append:
             self._artifacts[event.artifact.artifact_id] = (event.artifact, list(event.artifact.parts))
         else:
             current[1].extend(event.artifact.parts)
+
+    def _supersede(self) -> None:
+        """Undo what the turn's attempts wrote so far: a later attempt of it takes over."""
+        for artifact_id in self._turn_new:
+            self._artifacts.pop(artifact_id, None)
+        for artifact_id, (first, parts) in self._turn_changed.items():
+            self._artifacts[artifact_id] = (first, parts)
+        self._turn_new, self._turn_changed = set(), {}
+        dropped = self.message_count - self.turn_messages
+        if dropped > 0:
+            # The turn's messages are the newest; the commits holding them hold no older one.
+            positions = self.positions
+            del positions[max(0, len(positions) - dropped) :]
+            del self.messages[max(0, len(self.messages) - dropped) :]
+            self.message_count = self.turn_messages
+
+
+def _whole(first: Artifact, parts: list[Part]) -> Artifact:
+    # Parts are only ever appended: an artifact with as many parts as it began with is unchanged.
+    return first if len(parts) == len(first.parts) else first.model_copy(update={"parts": list(parts)})
 
 
 def fold(commits: Sequence[Commit]) -> Folding:

@@ -71,8 +71,12 @@ class TaskStore(ABC):
         `ConcurrentUpdateError` when a commit of that task already starts at ``commit.first_seq``
         (for ``first_seq == 1``: the task already exists), and then store neither. Whether a gap
         or an append to an unknown task is refused is adapter-specific (it would cost a
-        transaction or a read on DynamoDB). Not idempotent by itself: the ledger decides what a
-        lost race means.
+        transaction or a read on DynamoDB). The ledger decides what a lost race means.
+
+        Idempotent per commit: when the commit stored at ``commit.first_seq`` has the same
+        ``write_id`` (a call whose answer was lost, say a `StoreUnavailableError` raised after the
+        write landed), the append returns normally. So a caller that does not know whether its
+        append landed appends the same commit again to find out.
         """
 
     @abstractmethod
@@ -151,6 +155,7 @@ class _Stored:
     last_seq: int
     commit: bytes  # serialized
     snapshot: bytes | None
+    write_id: str | None = None
 
 
 class InMemoryTaskStore(TaskStore):
@@ -165,9 +170,16 @@ class InMemoryTaskStore(TaskStore):
         self._notifier = Notifier()
 
     async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
-        entry = _Stored(commit.first_seq, commit.last_seq, commit.model_dump_json().encode(), snapshot)
+        entry = _Stored(
+            commit.first_seq, commit.last_seq, commit.model_dump_json().encode(), snapshot, commit.write_id
+        )
         with self._lock:
             log = self._logs.get(commit.task_id)
+            stored = None if log is None else _stored_at(log, commit)
+            if stored is not None:
+                if commit.write_id is not None and stored == commit.write_id:
+                    return  # appended before, by a call whose answer was lost
+                raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken")
             if commit.first_seq == 1:
                 if log is not None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} already exists")
@@ -263,6 +275,14 @@ class InMemoryTaskStore(TaskStore):
 
 def _first_seq(entry: _Stored) -> int:
     return entry.first_seq
+
+
+def _stored_at(log: list[_Stored], commit: Commit) -> str | None:
+    """The write_id of the commit stored at ``commit.first_seq`` ("" without one); None if none is."""
+    index = bisect.bisect_left(log, commit.first_seq, key=_first_seq)
+    if index == len(log) or log[index].first_seq != commit.first_seq:
+        return None
+    return log[index].write_id or ""
 
 
 def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:

@@ -20,7 +20,7 @@ from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.records import Commit, StatusChanged, to_stream_event
+from a2a_core.core.records import Commit, StatusChanged, superseded, to_stream_event
 from a2a_core.core.requests import SendRequest, TaskRef
 from a2a_core.domain import TaskStatusUpdateEvent
 
@@ -123,12 +123,15 @@ class TaskStreams:
                 await self.ledger.wait_for_append(task_id, boundary, backoff.next())
                 commits = await self.ledger.commits_after(task_id, boundary)
             backoff.reset()
+            replaced = superseded(commits)  # catching up past a retried turn: its last attempt only
             for commit in commits:
                 boundary = max(boundary, commit.last_seq)
                 for event in commit.events:
                     if event.seq <= after:
                         continue
                     after = event.seq
+                    if commit.first_seq in replaced:
+                        continue
                     update = to_stream_event(event, task_id=task_id, context_id=context_id)
                     if update is None:
                         continue

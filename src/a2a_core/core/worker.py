@@ -2,13 +2,22 @@
 
 The worker first *claims* the turn with a conditional write (the task must still be on this
 turn, and no live worker may hold it), so a duplicate delivery never runs the agent twice. A
-claim records a lease; a delivery that finds an expired lease takes over from a worker that
-died. Every write the agent makes is conditional on the task still being on this turn and not
-canceled, so a cancel is never overwritten by a late completion.
+claim records a lease and starts a new attempt of the turn; a delivery that finds an expired
+lease takes over from a worker that died, as the next attempt. Every write the agent makes is
+conditional on the task still being on this turn *and attempt* and not canceled, so a cancel is
+never overwritten by a late completion, and a worker whose turn was taken over (its lease ran out
+while it still ran) is refused and stopped: one attempt's output, never two. What an attempt that
+did not finish wrote is replaced, in every read, by what the next attempt writes (`snapshots`).
+
+Only the agent's own failures fail a task. The agent runs in a task of its own (`supervision`),
+so anything it raises, `asyncio.CancelledError` included, fails that task and nothing else; a
+store that stays unavailable (past the store's own retries) leaves the turn to be tried again by
+a later delivery, which finds whatever of this attempt's writes landed.
 
 A turn cannot hang a task forever: the agent runs under the invocation's deadline (minus a
 safety margin to record the outcome), a turn claimed ``max_attempts`` times is failed rather than
-run again, and `give_up` fails the turn of an operation that landed in the dead-letter queue.
+run again, and `give_up` fails the turn of an operation that landed in the dead-letter queue. A
+worker that dies mid-turn has its operation delivered again just after its lease ends (`Delivery`).
 """
 
 from __future__ import annotations
@@ -17,27 +26,40 @@ import asyncio
 import contextlib
 import logging
 import time
-import uuid
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.changes import Change, status
 from a2a_core.core.context_store import ContextStore
+from a2a_core.core.delivery import NO_DELIVERY, Delivery, hold
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     InvalidAgentResponseError,
+    StoreUnavailableError,
     TaskCanceledError,
     TaskNotFoundError,
+    TurnLostError,
 )
 from a2a_core.core.executor import HISTORY_WINDOW, AgentExecutor, TaskContext
+from a2a_core.core.leases import RunInProgressError, claim, give_up, pending_run, release
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.records import Commit
 from a2a_core.core.snapshots import messages_of
+from a2a_core.core.supervision import GRACE_SECONDS, AgentOutcome, run_agent
 from a2a_core.core.task_reads import TaskView
-from a2a_core.domain import Message, Role, TaskState, TextPart
+from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)
+
+# RunInProgressError and give_up live with the other lease decisions; they are the worker's API too.
+__all__ = [
+    "AGENT_FAILED",
+    "INVALID_RESPONSE",
+    "MAX_ATTEMPTS",
+    "OUT_OF_TIME",
+    "RunInProgressError",
+    "Worker",
+    "give_up",
+]
 
 INVALID_RESPONSE = "The agent returned an invalid response."
 AGENT_FAILED = "The agent failed while working on this task."
@@ -45,10 +67,6 @@ OUT_OF_TIME = "The agent did not finish within the worker's time limit."
 # How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
 # to its dead-letter queue after as many receives (its maxReceiveCount follows this).
 MAX_ATTEMPTS = 3
-
-
-class RunInProgressError(Exception):
-    """Another worker holds a live lease on this turn: deliver the operation again later."""
 
 
 class Worker:
@@ -62,55 +80,113 @@ class Worker:
         max_attempts: int = MAX_ATTEMPTS,
         clock: Callable[[], float] = time.time,
         context_store: ContextStore | None = None,
+        redelivery_margin: float = 5.0,
+        heartbeat_seconds: float = 60.0,
+        store_retry_seconds: float = 10.0,
+        stop_grace: float = GRACE_SECONDS,
     ) -> None:
+        """``redelivery_margin``: how long after a lease ends its operation comes back, if its
+        worker died; ``heartbeat_seconds``: how often a run outliving its lease pushes that back;
+        ``store_retry_seconds``: when a turn the store failed is tried again; ``stop_grace``: how
+        long an agent whose run was interrupted may take to return before it is cancelled."""
         self.ledger = ledger
         self.executor = executor
         self.context_store = context_store
         self.lease_seconds = lease_seconds
         self.safety_margin = safety_margin
         self.max_attempts = max_attempts
+        self.redelivery_margin = redelivery_margin
+        self.heartbeat_seconds = heartbeat_seconds
+        self.store_retry_seconds = store_retry_seconds
+        self.stop_grace = stop_grace
         self._clock = clock
 
-    async def handle(self, operation: RunOperation, *, deadline: float | None = None) -> None:
+    async def handle(
+        self, operation: RunOperation, *, deadline: float | None = None, delivery: Delivery = NO_DELIVERY
+    ) -> None:
         """Run the operation's turn if it is still due. Safe to call any number of times.
 
         ``deadline`` is the `time.monotonic()` value at which this process stops (a Lambda
         invocation's end); the agent is stopped `safety_margin` seconds before it and the task
-        failed, so the outcome is recorded while the process can still write.
+        failed, so the outcome is recorded while the process can still write. ``delivery`` is the
+        queue message that brought the operation: it is timed to come back when the turn needs
+        another try (see `Delivery`).
 
-        Raises `RunInProgressError` when another worker is running the turn right now.
+        Raises `RunInProgressError` when another worker is running the turn right now, and
+        `StoreUnavailableError` when the store failed: the turn is left for a later delivery.
         """
+        try:
+            ctx = await self._claim_turn(operation)
+        except RunInProgressError as busy:
+            if busy.lease_until is not None:
+                await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
+            raise
+        except StoreUnavailableError:
+            await delivery.redeliver_after(self.store_retry_seconds)
+            raise
+        if ctx is None:
+            return
+        done = asyncio.Event()
+        keeper = asyncio.create_task(self._hold(delivery, ctx, done))
+        try:
+            await self._run(ctx, deadline)
+        except StoreUnavailableError:
+            await _stop(keeper, done)  # before: a change the keeper has in flight must not win
+            await delivery.redeliver_after(self.store_retry_seconds)
+            raise
+        except RunInProgressError as busy:
+            await _stop(keeper, done)
+            if busy.lease_until is not None:
+                await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
+            raise
+        finally:
+            await _stop(keeper, done)
+
+    async def _claim_turn(self, operation: RunOperation) -> TaskContext | None:
+        """Claim the operation's turn; the turn's context, or None when there is nothing to run."""
         try:
             view = await self.ledger.view(operation.task_id, history_length=HISTORY_WINDOW)
         except TaskNotFoundError:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
-            return
-        claim = await self.ledger.write(
-            operation.task_id, self._claim(operation), head=view.head, folding=view.folding
+            return None
+        decide = claim(
+            operation, clock=self._clock, lease_seconds=self.lease_seconds, max_attempts=self.max_attempts
         )
-        if claim is None:
-            return
-        if claim.state == TaskState.failed:
+        claimed = await self.ledger.write(operation.task_id, decide, head=view.head, folding=view.folding)
+        if claimed is None:
+            return None
+        if claimed.state == TaskState.failed:
             logger.error("task %s failed: its %d attempts were used up", operation.task_id, self.max_attempts)
-            return
-        ctx = await self._context(operation, view, claim)
-        await self._run(ctx, deadline)
+            return None
+        return await self._context(operation, view, claimed)
+
+    async def _hold(self, delivery: Delivery, ctx: TaskContext, done: asyncio.Event) -> None:
+        lease_until = None if ctx.lease is None else ctx.lease.lease_until
+        if lease_until is not None:
+            await hold(
+                delivery,
+                lease_until,
+                clock=self._clock,
+                margin=self.redelivery_margin,
+                beat=self.heartbeat_seconds,
+                done=done,
+            )
 
     async def _context(self, operation: RunOperation, view: TaskView, claim: Commit) -> TaskContext:
         """The turn's context: the task as the claim left it, its recent messages (with the
         message that started the turn among them) in ``history``."""
-        if claim.first_seq == view.head.next_seq:
+        assert claim.run is not None
+        if claim.first_seq == view.head.next_seq and claim.run.attempt == 1:
             folding = view.folding
             folding.apply(claim)
             history = [*(view.task.history or []), *messages_of(claim)][-HISTORY_WINDOW:]
-        else:  # the claim lost a race first: what we read is stale
-            view = await self.ledger.view(operation.task_id, history_length=HISTORY_WINDOW)
+        else:
+            # The claim lost a race first (what we read is stale), or took over from an attempt
+            # whose messages the claim superseded: read the task as the claim left it.
+            view = await self.ledger.view(
+                operation.task_id, history_length=HISTORY_WINDOW, through=claim.first_seq
+            )
             folding, history = view.folding, view.task.history or []
-        if not any(message.role == Role.user for message in history):
-            # Agent messages of an attempt that died filled the window: reach back to the user's.
-            full = (await self.ledger.load(operation.task_id)).history or []
-            users = [index for index, message in enumerate(full) if message.role == Role.user]
-            history = full[min(users[-1], len(full) - HISTORY_WINDOW) :] if users else full
         known = folding if folding.upto == claim.last_seq else None
         return TaskContext(
             self.ledger,
@@ -119,6 +195,7 @@ class Worker:
             head=claim,
             context_store=self.context_store,
             folding=known,
+            turn=f"{operation.task_id}:{operation.run_id}:{folding.turn_messages}",
         )
 
     async def give_up(self, operation: RunOperation, reason: str) -> bool:
@@ -126,43 +203,70 @@ class Worker:
         return await give_up(self.ledger, operation, reason, clock=self._clock)
 
     async def _run(self, ctx: TaskContext, deadline: float | None) -> None:
+        """Run the agent and record how it ended; raises `StoreUnavailableError` if the store
+        failed meanwhile (the turn is given back for the next delivery)."""
         budget = None if deadline is None else deadline - self.safety_margin - time.monotonic()
-        time_limit = asyncio.timeout(budget)
-        try:
-            async with time_limit:
-                result = await self.executor.execute(ctx)
-            if not ctx.ended:
-                await ctx.complete(result)
-        except TaskCanceledError:
-            logger.info("task %s was canceled during its run", ctx.task_id)
-        except InvalidAgentResponseError as error:
+        outcome = await run_agent(self.executor, ctx, budget=budget, grace=self.stop_grace)
+        if ctx.interruption is None:
+            with contextlib.suppress(TaskCanceledError, StoreUnavailableError):  # noted on ctx
+                await self._record(ctx, outcome)
+        interruption = ctx.interruption
+        if isinstance(interruption, StoreUnavailableError):
+            logger.warning(
+                "task %s: the store failed during the run; the turn will be run again", ctx.task_id
+            )
+            await self._give_back(ctx)
+            raise interruption
+        if isinstance(interruption, TurnLostError):
+            await self._check_turn_over(ctx)
+        if interruption is not None:
+            logger.info("task %s: the run stopped: %s", ctx.task_id, interruption)
+
+    async def _check_turn_over(self, ctx: TaskContext) -> None:
+        """After this run lost its turn to another attempt: raise `RunInProgressError` while
+        that turn is still unfinished. The operation's message must then stay on the queue: it may
+        be the very message the other attempt's worker holds, which needs it if it fails too."""
+        head = await self.ledger.head(ctx.task_id)
+        run = None if ctx.lease is None else pending_run(head, ctx.lease.run_id)
+        if run is not None:
+            lease_until = run.lease_until if run.lease_until is not None else self._clock()
+            raise RunInProgressError(f"task {ctx.task_id}'s turn was taken over", lease_until=lease_until)
+
+    async def _record(self, ctx: TaskContext, outcome: AgentOutcome) -> None:
+        """Write how the agent's run ended (unless it ended the turn itself)."""
+        error = outcome.error
+        if outcome.timed_out:
+            logger.error("agent ran out of time on task %s", ctx.task_id)
+            await self._fail(ctx, OUT_OF_TIME)
+        elif error is None:
+            if ctx.ended:
+                return
+            try:
+                await ctx.complete(outcome.result)
+            except InvalidAgentResponseError as invalid:
+                error = invalid
+            except (TaskCanceledError, StoreUnavailableError):
+                raise
+            except Exception as failed:
+                logger.exception("could not complete task %s", ctx.task_id)
+                error = failed
+        if isinstance(error, InvalidAgentResponseError):
             logger.error("agent gave an invalid response on task %s: %s", ctx.task_id, error)
             await self._fail(ctx, INVALID_RESPONSE, error_code=InvalidAgentResponseError.code)
-        except Exception as error:
-            # Only our own limit means "out of time"; a TimeoutError the agent raised is its failure.
-            if isinstance(error, TimeoutError) and time_limit.expired():
-                logger.error("agent ran out of time on task %s", ctx.task_id)
-                await self._fail(ctx, OUT_OF_TIME)
-            else:
-                logger.exception("agent failed on task %s", ctx.task_id)
-                await self._fail(ctx, AGENT_FAILED)
+        elif error is not None:
+            logger.error("agent failed on task %s", ctx.task_id, exc_info=error)
+            await self._fail(ctx, AGENT_FAILED)
 
-    def _claim(self, operation: RunOperation) -> Callable[[Commit], Change | None]:
-        def decide(head: Commit) -> Change | None:
-            run = _pending_run(head, operation)
-            if run is None:
-                return None
-            now = self._clock()
-            _check_no_live_lease(head, run, now)
-            attempt = run.attempt + 1
-            if attempt > self.max_attempts:
-                # Every earlier claim ended with its worker dying mid-run; one more would too.
-                reason = f"The agent could not finish this task after {run.attempt} attempts."
-                return Change([status(TaskState.failed, _agent_message(head, reason))])
-            lease = RunLease(run_id=run.run_id, lease_until=now + self.lease_seconds, attempt=attempt)
-            return Change([status(TaskState.working)], run=lease)
-
-        return decide
+    async def _give_back(self, ctx: TaskContext) -> None:
+        """Release this attempt's lease after a store failure, so the next delivery takes the
+        turn over at once instead of after the lease; nothing if the turn is no longer ours (our
+        ending write landed after all, or another attempt took over). Best effort."""
+        if ctx.lease is None:
+            return
+        try:
+            await self.ledger.write(ctx.task_id, release(ctx.lease))
+        except StoreUnavailableError:
+            logger.warning("task %s: could not release the turn; it resumes when its lease ends", ctx.task_id)
 
     async def _fail(self, ctx: TaskContext, reason: str, *, error_code: int | None = None) -> None:
         if ctx.ended:
@@ -172,50 +276,13 @@ class Worker:
             await ctx.fail(reason, metadata=metadata)
 
 
-async def give_up(
-    ledger: TaskLedger, operation: RunOperation, reason: str, *, clock: Callable[[], float] = time.time
-) -> bool:
-    """Fail the operation's turn with ``reason`` if it is still pending; True if this call wrote.
-
-    Used when no worker will ever run the operation again (it reached the dead-letter queue).
-    Does nothing for a terminal task, a task waiting for the client, a later turn or an unknown
-    task, so it is idempotent. Raises `RunInProgressError` while a worker holds a live lease on
-    the turn: that worker may still finish it.
-    """
-
-    def decide(head: Commit) -> Change | None:
-        run = _pending_run(head, operation)
-        if run is None:
-            return None
-        _check_no_live_lease(head, run, clock())
-        return Change([status(TaskState.failed, _agent_message(head, reason))])
-
+async def _stop(keeper: asyncio.Task[None], done: asyncio.Event) -> None:
+    """Stop ``keeper`` once its change in flight, if any, is made; cancelled only if this task is."""
+    done.set()
     try:
-        return await ledger.write(operation.task_id, decide) is not None
-    except TaskNotFoundError:
-        logger.warning("cannot give up on unknown task %s", operation.task_id)
-        return False
-
-
-def _pending_run(head: Commit, operation: RunOperation) -> RunLease | None:
-    """The head's run if ``operation`` is the task's current, unfinished turn."""
-    if is_terminal(head.state) or head.state in INTERRUPTED_STATES:
-        return None
-    if head.run is None or head.run.run_id != operation.run_id:
-        return None  # a stale delivery of an earlier turn
-    return head.run
-
-
-def _check_no_live_lease(head: Commit, run: RunLease, now: float) -> None:
-    if run.lease_until is not None and run.lease_until > now:
-        raise RunInProgressError(f"task {head.task_id} is being run by another worker")
-
-
-def _agent_message(head: Commit, text: str) -> Message:
-    return Message(
-        role=Role.agent,
-        parts=[TextPart(text=text)],
-        message_id=str(uuid.uuid4()),
-        task_id=head.task_id,
-        context_id=head.context_id,
-    )
+        await asyncio.shield(keeper)
+    except asyncio.CancelledError:
+        keeper.cancel()
+        raise
+    except Exception:  # the turn's outcome does not depend on it: the queue redelivers anyway
+        logger.exception("timing the redelivery of a run operation failed")

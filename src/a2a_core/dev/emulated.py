@@ -85,10 +85,11 @@ def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) 
         SqsPoller(
             aws.clients.sqs,
             aws.names.queue_url,
-            worker_handler(worker),
+            worker_handler(worker, adapters.run_queue_messages),
             function_name="a2a-worker",
             region=aws.region,
             timeout_seconds=settings.lease_seconds,
+            retry_delay=None,  # the worker handler times each redelivery (its lease, a store error)
         ),
         SqsPoller(
             aws.clients.sqs,

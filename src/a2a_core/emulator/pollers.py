@@ -3,7 +3,9 @@
 `SqsPoller` does what the SQS event source mapping does for the worker Lambda: receive a batch,
 invoke the handler with an SQS event, delete what succeeded, and leave the reported failures on
 the queue to be delivered again (locally after `retry_delay` seconds instead of the production
-visibility timeout, so a retry is observable while you watch).
+visibility timeout, so a retry is observable while you watch). A handler that times its records'
+redelivery itself (the worker's: as a turn's lease ends, shortly after a store error) is left to
+do so, exactly as in AWS: ``retry_delay=None``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
 
 logger = logging.getLogger(__name__)
+# When a batch whose handler raised comes back, for a poller whose handler times its retries.
+_CRASH_RETRY_DELAY = 2
 LambdaHandler = Callable[[dict[str, Any], Any], Mapping[str, Any] | None]
 
 
@@ -32,7 +36,7 @@ class SqsPoller:
         function_name: str,
         region: str,
         batch_size: int = 10,
-        retry_delay: int = 2,
+        retry_delay: int | None = 2,
         timeout_seconds: float = 900.0,
     ) -> None:
         self.client = client
@@ -62,18 +66,18 @@ class SqsPoller:
         try:
             response = self.handler(event, context) or {}
             failed = {f["itemIdentifier"] for f in response.get("batchItemFailures", [])}
+            crashed = False
         except Exception:
             logger.exception("%s failed as a whole; the batch will be delivered again", self.function_name)
-            failed = {m["MessageId"] for m in messages}
+            failed, crashed = {m["MessageId"] for m in messages}, True
+        delay = _CRASH_RETRY_DELAY if self.retry_delay is None else self.retry_delay
         for message in messages:
-            if message["MessageId"] in failed:
-                self.client.change_message_visibility(
-                    QueueUrl=self.queue_url,
-                    ReceiptHandle=message["ReceiptHandle"],
-                    VisibilityTimeout=self.retry_delay,
-                )
-            else:
+            if message["MessageId"] not in failed:
                 self.client.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
+            elif crashed or self.retry_delay is not None:  # else the handler set when it comes back
+                self.client.change_message_visibility(
+                    QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=delay
+                )
         return len(messages)
 
     async def run(self, stop: asyncio.Event) -> None:

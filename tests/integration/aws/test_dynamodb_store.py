@@ -205,8 +205,9 @@ async def test_the_loser_of_a_race_leaves_no_s3_object_behind(
     ledger = TaskLedger(store)
     await ledger.create(task_id="t1", context_id="ctx", message=user_message("mine"), run_id="r")
     (winner,) = await store.read("t1")
+    rival = winner.model_copy(update={"created_at": winner.created_at + 1, "write_id": "another writer's"})
     with pytest.raises(ConcurrentUpdateError):
-        await store.append(winner.model_copy(update={"created_at": winner.created_at + 1}))
+        await store.append(rival)
 
     listing = local_aws.clients.s3.list_objects_v2(Bucket=aws_resources.bucket, Prefix="tasks/t1/")
     (item,) = stored_items(local_aws, aws_resources)

@@ -17,7 +17,7 @@ import pytest
 
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.executor import TaskContext
-from a2a_core.core.worker import OUT_OF_TIME
+from a2a_core.core.worker import AGENT_FAILED, OUT_OF_TIME
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -30,6 +30,7 @@ from aws_events import (
     load_function,
     receive,
     receive_count,
+    receive_within,
     redeliver,
     settle,
     sqs_event,
@@ -45,6 +46,18 @@ async def counting_agent(ctx: TaskContext) -> str:
     await asyncio.sleep(0.5)
     await ctx.artifact("the result", name="result")
     return f"done: {ctx.text}"
+
+
+class AgentBaseError(BaseException):
+    """Some library's BaseException (not the process's KeyboardInterrupt or SystemExit)."""
+
+
+async def picky_agent(ctx: TaskContext) -> str:
+    if ctx.text == "cancel yourself":
+        raise asyncio.CancelledError
+    if ctx.text == "raise a BaseException":
+        raise AgentBaseError
+    return await counting_agent(ctx)
 
 
 async def slow_agent(ctx: TaskContext) -> str:
@@ -131,15 +144,18 @@ module.handler(json.load(sys.stdin), lambda_context())
 """
 
 
-def test_a_worker_killed_mid_run_is_taken_over_once_its_lease_expires(
+def test_a_worker_killed_mid_run_is_taken_over_as_soon_as_its_lease_expires(
     monkeypatch: pytest.MonkeyPatch, deployment: Deployment
 ) -> None:
+    """Its message comes back just after the lease, not after the queue's visibility timeout."""
+    worker = worker_function(monkeypatch, deployment, "counting_agent")  # cold-started beforehand
     task_id = deployment.start_task("hi")
     queue = deployment.names.queue_url
     messages = receive(deployment.sqs, queue)
     env = {
         **os.environ,
-        **deployment.env(A2A_AGENT="__main__:hangs", A2A_LEASE_SECONDS="2"),
+        # Long enough for the duplicate below to find the lease live on a busy machine.
+        **deployment.env(A2A_AGENT="__main__:hangs", A2A_LEASE_SECONDS="6"),
         "PYTHONPATH": str(ROOT / "tests"),
     }
     crashing = subprocess.Popen(  # noqa: S603 (our interpreter, our script)
@@ -175,15 +191,19 @@ def test_a_worker_killed_mid_run_is_taken_over_once_its_lease_expires(
     assert head.run.attempt == 1
     assert head.run.lease_until is not None
 
-    worker = worker_function(monkeypatch, deployment, "counting_agent")
-    redeliver(deployment.sqs, queue, messages)
+    redeliver(deployment.sqs, queue, messages)  # a duplicate delivery, while the lease still holds
     early = receive(deployment.sqs, queue)
-    assert failed_ids(invoke(worker, deployment, early)) == {early[0]["MessageId"]}  # lease still live
+    assert failed_ids(invoke(worker, deployment, early)) == {early[0]["MessageId"]}
     assert RUNS[task_id] == 0
 
-    time.sleep(max(0.0, head.run.lease_until - time.time()) + 0.05)
-    redeliver(deployment.sqs, queue, early)
-    late = receive(deployment.sqs, queue)
+    # No one makes it visible: it comes back by itself once the lease has run out (the queue's
+    # visibility timeout is 5,400 s).
+    late: list[Any] = []
+    deadline = time.monotonic() + 30
+    while not late and time.monotonic() < deadline:
+        late = receive_within(deployment.sqs, queue, 5)
+    assert late, "the turn's message did not come back after its lease"
+    assert time.time() >= head.run.lease_until
     assert receive_count(late[0]) == 3
     assert invoke(worker, deployment, late) == {"batchItemFailures": []}
     assert_ran_once(deployment, task_id)
@@ -229,6 +249,27 @@ def test_only_the_failing_records_of_a_batch_are_reported(
     # The good record was deleted; the two failures wait for their next delivery.
     attributes = deployment.sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["All"])["Attributes"]
     assert attributes["ApproximateNumberOfMessagesNotVisible"] == "2"
+
+
+def test_an_agent_that_cancels_itself_fails_its_own_task_and_no_other(
+    monkeypatch: pytest.MonkeyPatch, deployment: Deployment
+) -> None:
+    worker = worker_function(monkeypatch, deployment, "picky_agent")
+    texts = ["first", "cancel yourself", "raise a BaseException", "last"]
+    tasks = {text: deployment.start_task(text) for text in texts}
+    messages = receive(deployment.sqs, deployment.names.queue_url)
+    assert len(messages) == len(texts)
+
+    # One batch: the healthy records run to the end beside the ones whose agent raised.
+    assert invoke(worker, deployment, messages) == {"batchItemFailures": []}
+
+    for text in ("first", "last"):
+        assert_ran_once(deployment, tasks[text])
+    for text in ("cancel yourself", "raise a BaseException"):
+        task = deployment.task(tasks[text])
+        assert task.status.state == TaskState.failed
+        assert task.status.message is not None
+        assert task.status.message.parts == [TextPart(text=AGENT_FAILED)]
 
 
 def test_an_agent_still_running_near_the_invocation_deadline_fails_its_task_in_time(

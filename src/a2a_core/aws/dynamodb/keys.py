@@ -18,7 +18,8 @@ BODY_REF = "body_ref"
 # A commit that carries a snapshot of its task: inline, or the S3 key of one that would not fit.
 SNAPSHOT = "snapshot"
 SNAPSHOT_REF = "snapshot_ref"
-# Random per append call: tells our own put, resent by botocore, from another writer's.
+# The commit's `Commit.write_id` (random per commit): tells our own put, sent again after its answer
+# was lost, from another writer's.
 WRITE_ID = "write_id"
 
 TASK_PREFIX = "TASK#"  # the partition of a task's items (its commits and its push configs)

@@ -21,6 +21,7 @@ from a2a_core.aws.calls import Item, KeyTakenError, aws_call, query_all
 from a2a_core.aws.dynamodb.batches import batch_get
 from a2a_core.aws.dynamodb.bodies import ItemBodies
 from a2a_core.aws.dynamodb.keys import (
+    BODY_REF,
     FIRST_SEQ,
     LAST_SEQ,
     MAX_SEQ,
@@ -90,9 +91,13 @@ class DynamoDBTaskStore(TaskStore):
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except KeyTakenError as taken:
-            # botocore resends a put whose answer was lost (timeout, 5xx); if the first send
-            # landed, the retry finds our own item: the append succeeded.
-            if taken.existing is not None and taken.existing.get(WRITE_ID) == item[WRITE_ID]:
+            # A put whose answer was lost (a timeout, a 5xx) is sent again, by botocore or by our
+            # caller appending the same commit (`TaskStore.append`); if an earlier send landed,
+            # this one finds our own item: the append succeeded. Bodies this call placed are
+            # unused unless botocore resent this very item.
+            existing = taken.existing or {}
+            if existing.get(WRITE_ID) == item[WRITE_ID]:
+                await self._bodies.discard([ref for ref in refs if not _references(existing, ref)])
                 return
             # Only a lost condition proves the item was not written; after any other error
             # the put may have landed, and deleting its bodies would break the stored commit.
@@ -176,7 +181,7 @@ class DynamoDBTaskStore(TaskStore):
             FIRST_SEQ: {"N": str(commit.first_seq)},
             LAST_SEQ: {"N": str(commit.last_seq)},
             STATE: {"S": commit.state.value},
-            WRITE_ID: {"S": secrets.token_urlsafe(12)},
+            WRITE_ID: {"S": commit.write_id or secrets.token_urlsafe(12)},
             TABLE.ttl_attribute: {"N": str(self._expires_at(commit))},
         }
         if commit.first_seq == 1:
@@ -221,3 +226,7 @@ class DynamoDBTaskStore(TaskStore):
 
     async def _decode(self, items: list[Item]) -> list[Commit]:
         return [entry.commit for entry in await self._bodies.decode(items, snapshots=False)]
+
+
+def _references(item: Item, ref: str) -> bool:
+    return any(item.get(name, {}).get("S") == ref for name in (BODY_REF, SNAPSHOT_REF))

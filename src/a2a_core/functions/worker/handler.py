@@ -14,15 +14,12 @@ from a2a_core.aws.lambdas import worker_handler
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
-from a2a_core.core.worker import Worker
 from a2a_core.settings import Settings
 
-
-def build(settings: Settings) -> Worker:
-    return compose_worker(build_adapters(settings, function="worker"), load_agent(settings.agent))
-
-
-worker = build(Settings.from_env())
-handler = worker_handler(worker)
+settings = Settings.from_env()
+adapters = build_adapters(settings, function="worker")
+worker = compose_worker(adapters, load_agent(settings.agent))
+# The run queue's messages: the worker times their redelivery (their visibility) to its lease.
+handler = worker_handler(worker, adapters.run_queue_messages)
 if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
     gc.freeze()  # what the cold start built lives as long as the container; collections skip it

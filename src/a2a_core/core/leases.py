@@ -1,0 +1,120 @@
+"""Who holds a task's turn: the run lease decisions the worker and the dead-letter consumer write.
+
+A turn's `RunLease` names its run (the message that started it) and its attempt. A claim starts
+the next attempt with a lease (while no live lease holds the turn, and only ``max_attempts``
+times); a worker that cannot finish for a passing reason releases its lease, attempt kept, so the
+next delivery takes over at once; `give_up` fails a turn nobody will run again. Each is a
+decision on the task's head (`a2a_core.core.changes.Decide`) that the ledger appends, or retakes
+on a fresher head after a lost race.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+
+from a2a_core.core.broker import RunOperation
+from a2a_core.core.changes import Change, Decide, status
+from a2a_core.core.errors import TaskNotFoundError
+from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
+from a2a_core.core.records import Commit, RunLease
+from a2a_core.domain import Message, Role, TaskState, TextPart
+
+logger = logging.getLogger(__name__)
+
+
+class RunInProgressError(Exception):
+    """Another worker holds a live lease on this turn: deliver the operation again later, when
+    the lease ends (``lease_until``, when known)."""
+
+    def __init__(self, message: str, *, lease_until: float | None = None) -> None:
+        super().__init__(message)
+        self.lease_until = lease_until
+
+
+def claim(
+    operation: RunOperation, *, clock: Callable[[], float], lease_seconds: float, max_attempts: int
+) -> Decide:
+    """Claim ``operation``'s turn as its next attempt (or fail it, its attempts used up)."""
+
+    def decide(head: Commit) -> Change | None:
+        run = pending_run(head, operation.run_id)
+        if run is None:
+            return None
+        now = clock()
+        _check_no_live_lease(head, run, now)
+        attempt = run.attempt + 1
+        if attempt > max_attempts:
+            # Every earlier claim ended with its worker dying mid-run; one more would too.
+            reason = f"The agent could not finish this task after {run.attempt} attempts."
+            return Change([status(TaskState.failed, _agent_message(head, reason))])
+        lease = RunLease(run_id=run.run_id, lease_until=now + lease_seconds, attempt=attempt)
+        return Change([status(TaskState.working)], run=lease)
+
+    return decide
+
+
+def release(lease: RunLease) -> Decide:
+    """Give ``lease``'s attempt up (a store failure): its turn keeps its attempt count, without a
+    lease. Nothing if the head is no longer that attempt's, or its turn ended (its ending landed)."""
+
+    def decide(head: Commit) -> Change | None:
+        if head.run != lease or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+            return None
+        return Change([status(TaskState.working)], run=RunLease(run_id=lease.run_id, attempt=lease.attempt))
+
+    return decide
+
+
+async def give_up(
+    ledger: TaskLedger, operation: RunOperation, reason: str, *, clock: Callable[[], float] = time.time
+) -> bool:
+    """Fail the operation's turn with ``reason`` if it is still pending; True if this call wrote.
+
+    Used when no worker will ever run the operation again (it reached the dead-letter queue).
+    Does nothing for a terminal task, a task waiting for the client, a later turn or an unknown
+    task, so it is idempotent. Raises `RunInProgressError` while a worker holds a live lease on
+    the turn: that worker may still finish it.
+    """
+
+    def decide(head: Commit) -> Change | None:
+        run = pending_run(head, operation.run_id)
+        if run is None:
+            return None
+        _check_no_live_lease(head, run, clock())
+        return Change([status(TaskState.failed, _agent_message(head, reason))])
+
+    try:
+        return await ledger.write(operation.task_id, decide) is not None
+    except TaskNotFoundError:
+        logger.warning("cannot give up on unknown task %s", operation.task_id)
+        return False
+
+
+def pending_run(head: Commit, run_id: str) -> RunLease | None:
+    """The head's run if ``run_id`` names the task's current, unfinished turn."""
+    if is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+        return None
+    if head.run is None or head.run.run_id != run_id:
+        return None  # a stale delivery of an earlier turn
+    return head.run
+
+
+def _check_no_live_lease(head: Commit, run: RunLease, now: float) -> None:
+    if run.lease_until is not None and run.lease_until > now:
+        raise RunInProgressError(
+            f"task {head.task_id} is being run by another worker", lease_until=run.lease_until
+        )
+
+
+def _agent_message(head: Commit, text: str) -> Message:
+    return Message(
+        role=Role.agent,
+        parts=[TextPart(text=text)],
+        message_id=str(uuid.uuid4()),
+        task_id=head.task_id,
+        context_id=head.context_id,
+    )
