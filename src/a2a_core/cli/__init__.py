@@ -11,6 +11,7 @@ from a2a_core.cli import client as client_cli
 from a2a_core.cli import dev as dev_cli
 from a2a_core.cli import keys as keys_cli
 from a2a_core.cli.errors import EXIT_USAGE, CommandError, missing_extra
+from a2a_core.project import ProjectError
 from a2a_core.settings import SettingsError
 
 # The extra that brings what each command imports (the client commands say theirs themselves).
@@ -32,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return check_cli.run(args)
     try:
         return keys_cli.run(args) if args.command == "keys" else dev_cli.run(args)
-    except (SettingsError, CommandError) as error:
+    except (SettingsError, CommandError, ProjectError) as error:
         return _fail(args.command, error)
     except ModuleNotFoundError as error:
         extra = missing_extra(error, EXTRAS[args.command])
