@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from a2a_core.cli.errors import CommandError
 from a2a_core.cli.kit_source import kit_source
-from a2a_core.cli.scaffold import TEMPLATES, project_names, render
+from a2a_core.cli.scaffold import TEMPLATES, Names, project_names, render
 
 
 def add_parser(commands: Any) -> None:
@@ -61,29 +61,30 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     choose = "" if args.kit_source else "; --kit-source chooses another"
-    (stdout or sys.stdout).write(_summary(args.template, directory, names.package, kit.description + choose))
+    (stdout or sys.stdout).write(_summary(args.template, directory, names, kit.description + choose))
     return 0
 
 
-def _summary(template: str, directory: Path, package: str, kit: str) -> str:
+def _summary(template: str, directory: Path, names: Names, kit: str) -> str:
     here = Path.cwd().resolve()
     shown = directory.relative_to(here) if directory.is_relative_to(here) else directory
     files = {
-        f"src/{package}/agent.py": "the agent, which [tool.a2a-serverless] in pyproject.toml names",
+        f"src/{names.package}/agent.py": "the agent, which [tool.a2a-serverless] in pyproject.toml names",
         "tests/test_agent.py": "its test, through the kit's engine in memory",
         "app.py": "the CDK app (cdk.json; package.json pins the CDK CLI)",
     }
     width = max(map(len, files)) + 2
     steps = [
         *([f"cd {shown}"] if directory != here else []),
-        "uv run a2a-serverless dev      # serve it on http://127.0.0.1:8000/ (uv syncs .venv first)",
-        "uv run pytest                  # test it",
-        "npm install && uv run npx cdk deploy    # deploy it (AWS credentials); then, with its outputs:",
-        "uv run a2a-serverless check <AgentUrl> -H 'x-api-key: <key>'",
+        "a2a-serverless dev              # serve it on http://127.0.0.1:8000/",
+        "uv sync --active && pytest      # its locked dependencies and pytest, then its test",
+        "npm install && npx cdk deploy   # deploy it (AWS credentials); then, with the outputs:",
+        "a2a-serverless check <AgentUrl> -H 'x-api-key: <key>'",
     ]
     return (
-        f"Made the agent project {package} in {directory} (template: {template}):\n"
+        f"Made the agent project {names.distribution} in {directory} (template: {template}):\n"
         + "".join(f"  {name.ljust(width)}{what}\n" for name, what in files.items())
-        + f"The kit comes from {kit}.\n\nNext:\n"
+        + f"The kit comes from {kit}.\n\nNext, where a2a-serverless is installed ({sys.prefix}):\n"
         + "".join(f"  {step}\n" for step in steps)
+        + "(With uv alone, `uv run COMMAND` runs each in the project's own .venv.)\n"
     )
