@@ -64,7 +64,8 @@ def test_init_writes_a_project_that_names_its_agent_once(tmp_path: Path, templat
     assert 'A2AStack(app, "Demo")' in (root / "app.py").read_text()
     assert f"Made the agent project demo in {root} (template: {template})" in out
     assert f"The kit comes from the checkout {KIT}, editable (--kit-source).\n" in out
-    assert f"Next, where a2a-serverless is installed ({sys.prefix}):\n  cd {root}\n  a2a-serverless dev" in out
+    assert f"Next, where a2a-serverless is installed ({sys.prefix}):\n  cd {root}\n" in out
+    assert "\n  a2a-serverless dev " in out
 
 
 def test_the_cdk_app_is_configured_like_this_repositorys_and_works_offline(tmp_path: Path) -> None:
