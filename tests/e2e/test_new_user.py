@@ -129,6 +129,10 @@ def test_a_new_user_goes_from_an_empty_folder_to_a_deployable_project(tmp_path: 
     assert set(bundles) == {"Api", "Worker", "DeadLetter"}, bundles
     assert (bundles["Worker"] / "demo" / "agent.py").read_text() == agent.read_text()
     assert (bundles["Worker"] / "iniconfig" / "__init__.py").is_file()
+    for function, bundle in bundles.items():  # the kit without what only deploys or scaffolds
+        assert (bundle / "a2a_core" / "functions").is_dir(), function
+        assert not (bundle / "a2a_core" / "templates").exists(), function
+        assert not (bundle / "a2a_core" / "cdk").exists(), function
     for function in ("Api", "DeadLetter"):
         assert not list(bundles[function].glob("iniconfig*")), f"the {function} bundle carries iniconfig"
         assert not (bundles[function] / "demo").exists(), f"the {function} bundle carries the agent"
