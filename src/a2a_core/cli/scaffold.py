@@ -69,23 +69,25 @@ def project_names(name: str) -> Names:
             "(choose another DIR, or --name)"
         )
     package = name.replace("-", "_").lower()
-    taken = (
-        "a Python keyword"
-        if keyword.iskeyword(package)
-        else "Python's own module of that name"
-        if package in sys.stdlib_module_names
-        else "a name the project's files or the kit use"
-        if package in _TAKEN
-        else None
-    )
-    if taken:
+    shadowed = _shadowed(package)
+    if shadowed:
         raise CommandError(
-            f"{name!r} cannot name a project: its package, {package}, would shadow {taken} "
+            f"{name!r} cannot name a project: its package, {package}, would shadow {shadowed} "
             "(choose another DIR, or --name)"
         )
     words = re.split(r"[-_]", name)
     title = " ".join(words).capitalize() if name.islower() else " ".join(words)
     return Names(name, package, title, "".join(word[:1].upper() + word[1:] for word in words))
+
+
+def _shadowed(package: str) -> str | None:
+    if keyword.iskeyword(package):
+        return "a Python keyword"
+    if package in sys.stdlib_module_names:
+        return "Python's own module of that name"
+    if package in _TAKEN:
+        return "a name the project's files or the kit use"
+    return None
 
 
 def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
