@@ -111,8 +111,10 @@ def _import(ref: AgentRef, module_name: str) -> ModuleType:
     try:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        missing = error.name or ""
-        if not missing or not (module_name == missing or module_name.startswith(f"{missing}.")):
+        missing = error.name
+        if not missing:  # raised by hand, naming no module: the module's own doing
+            raise
+        if not (module_name == missing or module_name.startswith(f"{missing}.")):
             raise _error(ref, _dependency_missing(module_name, missing)) from None
         raise _error(ref, f"no module {missing!r} {_looked_in(ref, missing)}") from None
 
