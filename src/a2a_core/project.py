@@ -33,11 +33,15 @@ TABLE = "a2a-serverless"
 KIT_PACKAGE = "a2a_core"
 KIT_DISTRIBUTION = "a2a-serverless"
 _AGENT = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
-_EXAMPLE = f'[tool.{TABLE}]\nagent = "my_agent:agent"  # package.module:attribute'
+_EXAMPLE = f'[tool.{TABLE}] agent = "my_package.agent:agent" (package.module:attribute)'
 
 
 class ProjectError(ValueError):
     """The project's configuration is missing or wrong; the message names the file and the fix."""
+
+
+class ProjectNotFoundError(ProjectError):
+    """No ``pyproject.toml`` with a ``[tool.a2a-serverless]`` table from the directory up."""
 
 
 class ProjectConfig(BaseModel):
@@ -213,9 +217,9 @@ def find_project(start: Path | str | None = None) -> Project:
                 return load_project(pyproject)
             seen.append(pyproject)
     where = f"{seen[0]} has" if seen else f"there is no pyproject.toml in {here} or above it, so nothing has"
-    raise ProjectError(
+    raise ProjectNotFoundError(
         f"no a2a-serverless project found: {where} no [tool.{TABLE}] table. Add one naming your "
-        f"agent (or run `a2a-serverless init`):\n{_EXAMPLE}"
+        f"agent, {_EXAMPLE}, or make a project with `a2a-serverless init DIR`"
     )
 
 
@@ -229,7 +233,7 @@ def load_project(path: Path | str) -> Project:
     document = _read(pyproject)
     table = document.get("tool", {}).get(TABLE)
     if not isinstance(table, Mapping):
-        raise ProjectError(f"{pyproject} has no [tool.{TABLE}] table; add one naming your agent:\n{_EXAMPLE}")
+        raise ProjectError(f"{pyproject} has no [tool.{TABLE}] table: add one naming your agent, {_EXAMPLE}")
     project = document.get("project", {})
     return Project(
         root=pyproject.parent,

@@ -12,6 +12,7 @@ from a2a_core.project import (
     LockedDependencies,
     Project,
     ProjectError,
+    ProjectNotFoundError,
     RequirementsFile,
     find_project,
     load_project,
@@ -48,11 +49,13 @@ def test_a_pyproject_without_the_table_is_passed_over_as_ruff_does(tmp_path: Pat
 
 def test_no_table_anywhere_says_where_it_looked_and_what_to_add(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "demo"\n')
-    with pytest.raises(ProjectError) as raised:
+    with pytest.raises(ProjectNotFoundError) as raised:
         find_project(tmp_path)
     message = str(raised.value)
     assert str(tmp_path / "pyproject.toml") in message
-    assert '[tool.a2a-serverless]\nagent = "my_agent:agent"' in message
+    assert '[tool.a2a-serverless] agent = "my_package.agent:agent"' in message
+    assert "a2a-serverless init DIR" in message
+    assert "\n" not in message  # one line, as the command line prints it
 
 
 @pytest.mark.parametrize("agent", ["echo", "demo.agent", "demo/agent:agent", ":agent", "demo:"])

@@ -2,11 +2,12 @@
 
 A bundle holds the function's closure (`closures`: the distributions it was traced importing),
 pinned as installed here and installed as manylinux wheels for the runtime's platform and Python
-version; the installed ``a2a_core`` package, without its deploy-time halves (`a2a_core.cdk`,
-`a2a_core.bundling`); in the worker, the agent project's code and dependencies; and bytecode
-when an interpreter of the runtime's version compiles it (`bytecode`). Distributions shipped in
-part (`closures.PRUNED`, Powertools) keep only the packages the function imports. botocore and its
-dependencies come from the Lambda runtime unless ``include_boto3`` pins them into the bundle.
+version; the installed ``a2a_core`` package, without its deploy-time parts (`a2a_core.cdk`,
+`a2a_core.bundling`, the project templates); in the worker, the agent project's code and
+dependencies; and bytecode when an interpreter of the runtime's version compiles it
+(`bytecode`). Distributions shipped in part (`closures.PRUNED`, Powertools) keep only the packages
+the function imports. botocore and its dependencies come from the Lambda runtime unless
+``include_boto3`` pins them into the bundle.
 
 The asset hash covers everything that decides the content (requirements, sources, platform, Python
 version, options, bytecode or not) and no path of this machine, so CDK rebuilds exactly when one
@@ -29,8 +30,9 @@ from a2a_core.bundling.wheels import install_wheels, prune_packages
 
 KIT_SOURCE = Path(a2a_core.__file__).resolve().parent
 KIT_NAME = "a2a_core"
-# Subpackages of the kit used only to deploy: never imported in Lambda.
-DEPLOY_TIME = frozenset({"cdk", "bundling"})
+# Parts of the kit used only on a developer's machine, to deploy or to scaffold a project
+# (`a2a-serverless init`'s templates): never imported in Lambda.
+DEPLOY_TIME = frozenset({"cdk", "bundling", "templates"})
 WEB_SERVER_SCRIPT = "run.sh"
 # How the API function's uvicorn runs behind the Lambda Web Adapter (run.sh).
 UVICORN_OPTIONS = ("--lifespan", "off", "--no-access-log")

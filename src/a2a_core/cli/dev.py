@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from a2a_core.cli.errors import cannot_listen, require_aws_credentials
+from a2a_core.discovery import AgentRef, find_agent, import_agent
 from a2a_core.settings import Settings, SettingsError
 
 
@@ -18,7 +19,18 @@ def add_parser(commands: Any) -> None:
     dev = commands.add_parser("dev", help="run the agent server and a worker locally")
     dev.add_argument("--host", default="127.0.0.1", help="interface to bind (default: 127.0.0.1)")
     dev.add_argument("--port", type=int, default=8000, help="port (0 picks a free one; default: 8000)")
-    dev.add_argument("--agent", help="the agent as package.module:attribute (default: the echo example)")
+    dev.add_argument(
+        "--agent",
+        help="the agent as package.module:attribute (default: the one [tool.a2a-serverless] names in the "
+        "project's pyproject.toml; outside a project, the echo example)",
+    )
+    dev.add_argument(
+        "--project",
+        type=Path,
+        metavar="DIR",
+        help="the project to serve (default: the nearest pyproject.toml with a [tool.a2a-serverless] "
+        "table, from the current directory up); its code is importable as uvicorn's --app-dir makes it",
+    )
     dev.add_argument(
         "--backend",
         choices=["local", "memory", "aws"],
@@ -58,7 +70,6 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from a2a_core.compose.agent import load_agent
     from a2a_core.dev.console import banner, bind
     from a2a_core.dev.guard import DevDoors
     from a2a_core.dev.stack import build_dev_stack
@@ -68,8 +79,12 @@ def run(args: argparse.Namespace) -> int:
     backend = args.backend or os.environ.get("A2A_BACKEND") or "local"
     if backend != "local" and (args.state_dir or args.fresh):
         raise SettingsError(f"--state-dir and --fresh are for the local backend, not {backend}")
-    state_dir = None if backend != "local" or args.fresh else args.state_dir or Path(DEFAULT_STATE_DIR)
-    settings = Settings.from_env(agent=args.agent, backend=backend, auth_mode=args.auth)
+    ref = _agent(args)
+    home = ref.project.root if ref.project is not None else Path()
+    state_dir = None if backend != "local" or args.fresh else args.state_dir or home / DEFAULT_STATE_DIR
+    # The project's card (name, description, skills), unless A2A_* variables say otherwise.
+    card = ref.project.card_environment() if ref.project is not None else {}
+    settings = Settings.from_env({**card, **os.environ}, agent=ref.spec, backend=backend, auth_mode=args.auth)
     if backend == "aws":
         require_aws_credentials()  # before serving, not on every request
     try:
@@ -79,13 +94,21 @@ def run(args: argparse.Namespace) -> int:
     try:
         host, port = sock.getsockname()[:2]
         doors = DevDoors.build((args.host, host), args.cors_origin)
-        stack = build_dev_stack(settings, load_agent(settings.agent), doors=doors, state_dir=state_dir)
+        stack = build_dev_stack(settings, import_agent(ref), doors=doors, state_dir=state_dir)
     except BaseException:
         sock.close()
         raise
-    print(banner(f"http://{host}:{port}/", stack.description, stack.auth, stack.kept), flush=True)
+    url = f"http://{host}:{port}/"
+    print(banner(url, stack.description, stack.auth, stack.kept, agent=ref.describe()), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
     return 0
+
+
+def _agent(args: argparse.Namespace) -> AgentRef:
+    """``--agent``, else ``A2A_AGENT``, else the project's agent (outside a project, the echo example)."""
+    if args.agent:
+        return find_agent(args.agent, named_by="--agent", project_dir=args.project)
+    return find_agent(os.environ.get("A2A_AGENT") or None, named_by="A2A_AGENT", project_dir=args.project)

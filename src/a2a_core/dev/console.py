@@ -23,7 +23,9 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def banner(url: str, backend: str = "", auth: DevAuth | None = None, kept: str = "") -> str:
+def banner(
+    url: str, backend: str = "", auth: DevAuth | None = None, kept: str = "", *, agent: str = ""
+) -> str:
     credentials = auth.curl_header if auth else ""
     curl = (
         f'curl -s {url} {credentials}-H \'content-type: application/json\' -d \'{{"jsonrpc":"2.0","id":1,'
@@ -33,7 +35,8 @@ def banner(url: str, backend: str = "", auth: DevAuth | None = None, kept: str =
     return (
         f"A2A agent listening on {url}\n"
         f"Agent card: {url}.well-known/agent-card.json\n"
-        f"Tasks in:   {backend}\n"
+        + (f"Agent:      {agent}\n" if agent else "")
+        + f"Tasks in:   {backend}\n"
         + (f"Kept:       {kept}\n" if kept else "")
         + "".join(f"{line}\n" for line in (auth.lines if auth else []))
         + f"Try it:     {curl}\n"

@@ -9,11 +9,13 @@
             task = await a.reply(task, "short")
             assert task.text == "Here is the short version."
 
-`AgentHarness` (what `run_agent` returns) sends, replies, streams, subscribes, cancels, gets and
-lists; `TaskResult` and `StreamedTurn` are what it hands back. Needs only the base install.
+``run_agent()`` without an agent serves the one your project's ``[tool.a2a-serverless]`` table
+names (`project_agent`), as ``a2a-serverless dev`` does. `AgentHarness` (what `run_agent`
+returns) sends, replies, streams, subscribes, cancels, gets and lists; `TaskResult` and
+`StreamedTurn` are what it hands back. Needs only the base install.
 """
 
-from a2a_core.testing.harness import AgentHarness, run_agent
+from a2a_core.testing.harness import AgentHarness, project_agent, run_agent
 from a2a_core.testing.results import Event, StreamedTurn, TaskResult, text_of
 
-__all__ = ["AgentHarness", "Event", "StreamedTurn", "TaskResult", "run_agent", "text_of"]
+__all__ = ["AgentHarness", "Event", "StreamedTurn", "TaskResult", "project_agent", "run_agent", "text_of"]

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from pydantic import JsonValue
@@ -27,6 +28,7 @@ from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskQuery, TaskR
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
 from a2a_core.core.worker import RunInProgressError
+from a2a_core.discovery import find_agent, import_agent
 from a2a_core.domain import Message, Role, Task, TaskState
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
@@ -240,14 +242,24 @@ class AgentHarness:
 
 
 def run_agent(
-    agent: AgentExecutor | AgentFunction,
+    agent: AgentExecutor | AgentFunction | None = None,
     *,
     settings: Settings | None = None,
     raise_agent_errors: bool = True,
     timeout: float = 30.0,
 ) -> AgentHarness:
-    """``async with run_agent(agent) as a:``: the agent served in memory (see `AgentHarness`)."""
+    """``async with run_agent(agent) as a:``: the agent served in memory (see `AgentHarness`);
+    without ``agent``, the one your project names (`project_agent`)."""
+    if agent is None:
+        agent = project_agent()
     return AgentHarness(agent, settings=settings, raise_agent_errors=raise_agent_errors, timeout=timeout)
+
+
+def project_agent(start: Path | str | None = None) -> AgentExecutor:
+    """The agent ``[tool.a2a-serverless]`` names in the nearest ``pyproject.toml`` (from ``start``,
+    default the current directory, up), imported as ``a2a-serverless dev`` imports it: the
+    project's code first on ``sys.path``. Raises `ProjectError` outside a project."""
+    return import_agent(find_agent(start=start, default=None))
 
 
 class _Recording(AgentExecutor):
