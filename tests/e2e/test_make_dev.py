@@ -27,10 +27,13 @@ def make_dry_run(target: str) -> list[str]:
     """The commands ``make TARGET`` runs on a fresh clone (every prerequisite out of date)."""
     if shutil.which("make") is None:
         missing_prerequisite("make is not installed")
-    # make from PATH, as a developer runs it, on this checkout's own Makefile.
+    # make from PATH, as a developer runs it, on this checkout's own Makefile: not as a sub-make
+    # of the `make test` running this suite (which would print "Entering/Leaving directory").
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     done = subprocess.run(  # noqa: S603
-        ["make", "--dry-run", "--always-make", target],  # noqa: S607
+        ["make", "--no-print-directory", "--dry-run", "--always-make", target],  # noqa: S607
         cwd=ROOT,
+        env=env,
         capture_output=True,
         text=True,
         check=True,
