@@ -22,7 +22,6 @@ from a2a_core.core.broker import Broker
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import PushConfigStore
@@ -51,7 +50,7 @@ def compose_server(adapters: Adapters, *, push_signers: Sequence[Signer] | None 
     )
 
 
-def compose_worker(adapters: Adapters, agent: AgentExecutor | AgentFunction) -> Worker:
+def compose_worker(adapters: Adapters, agent: object) -> Worker:
     """The worker over one backend's adapters: what the worker function runs, and what dev's
     loop or pollers feed."""
     ledger = TaskLedger(adapters.store, history_cap=adapters.settings.max_history_length)
