@@ -17,7 +17,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def two_turns(ctx: TaskContext) -> str | None:
-    if len([m for m in ctx.history if m.role == "user"]) == 1:
+    if ctx.turn == 1:
         await ctx.update("Looking into it...")
         draft = await ctx.artifact("Part one. ", name="answer")
         await ctx.artifact("Part two.", artifact_id=draft, append=True, last_chunk=True)
