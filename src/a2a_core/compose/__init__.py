@@ -26,7 +26,7 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import TaskStore
-from a2a_core.core.streams import TaskStreams
+from a2a_core.core.streams import REPLY_WAIT_SECONDS, TaskStreams
 from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import build_protocols
 from a2a_core.protocol.card import CardBuilder
@@ -93,7 +93,10 @@ def build_server(
         push=push,
         page_tokens=PageTokens(page_token_secret(settings)),
     )
-    streams = TaskStreams(engine) if settings.streaming_enabled else None
+    # A stream held for a possible message answer must open well within a buffered stream's
+    # budget (one response body), or its buffered answer would hold nothing at all.
+    reply_wait = min(REPLY_WAIT_SECONDS, settings.stream_buffer_seconds / 2)
+    streams = TaskStreams(engine, reply_wait=reply_wait) if settings.streaming_enabled else None
     cards = CardBuilder(settings, streaming=streams is not None, push_notifications=push is not None)
     # The 1.0 card is signed with the push key (its JWKS is published) when push is on.
     card_signer = signers[0] if signers else None
