@@ -53,7 +53,7 @@ class ExecutorAgent(Agent):
             await events.handle(event)
 
         execute = asyncio.create_task(self.executor.execute(context, self.sdk.Queue(write)))
-        stopped = asyncio.create_task(_first(ctx.wait_interrupted(), events.refusal.wait()))
+        stopped = asyncio.create_task(_first(ctx.attempt.wait_interrupted(), events.refusal.wait()))
         try:
             await asyncio.wait({execute, stopped}, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
