@@ -9,7 +9,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock frameworks-lock
+.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock frameworks-lock executors-lock
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -50,6 +50,26 @@ clients-lock: | $(UV)
 			--custom-compile-command "make clients-lock" $(CLIENTS_DIR)/$$env.in -o $(CLIENTS_DIR)/$$env.txt; \
 	done
 
+# Where a2a-sdk 0.3 executors are hosted in the tests (tests/executors/): the kit, editable, with
+# its `local` extra, beside a2a-sdk 0.3, which cannot share a venv with the dev group's 1.3. The
+# kit's dependencies are pinned and hashed with a2a-sdk's; the kit itself is built from here.
+EXECUTOR_ENVS := a2a-sdk-0.3
+EXECUTORS_DIR := tests/executors/requirements
+
+.venv-executors/%/.synced: $(EXECUTORS_DIR)/%.txt | $(UV)
+	$(UV) venv --quiet --clear --python $(PYTHON) .venv-executors/$*
+	$(UV) pip sync --quiet --require-hashes --python .venv-executors/$*/bin/python $<
+	$(UV) pip install --quiet --no-deps --no-build-isolation --python .venv-executors/$*/bin/python -e .
+	touch $@
+
+# Re-pin the executor environments (after changing a version there, or the kit's `local` extra).
+executors-lock: | $(UV)
+	for env in $(EXECUTOR_ENVS); do \
+		$(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes --extra local \
+			--custom-compile-command "make executors-lock" $(EXECUTORS_DIR)/$$env.in pyproject.toml \
+			-o $(EXECUTORS_DIR)/$$env.txt; \
+	done
+
 # Agent frameworks hosted through their own A2A executors (tests/frameworks/), one venv each: the
 # kit, editable, with its `local` extra and the framework's (`adk`, `agent-framework`,
 # `strands`), beside the a2a-sdk the framework runs on (ADK on 1.3 and on 0.3). Pinned and hashed;
@@ -74,7 +94,7 @@ frameworks-lock: | $(UV)
 	done
 
 setup: $(VENV)/.synced node_modules/.installed $(CLIENT_ENVS:%=.venv-clients/%/.synced) \
-	$(FRAMEWORK_ENVS:%=.venv-frameworks/%/.synced)
+	$(EXECUTOR_ENVS:%=.venv-executors/%/.synced) $(FRAMEWORK_ENVS:%=.venv-frameworks/%/.synced)
 
 setup-dev: $(VENV)/.synced-dev
 
@@ -117,4 +137,4 @@ bench: setup
 	$(VENV)/bin/python bench/warm_latency.py
 
 clean:
-	rm -rf $(VENV) .venv-clients .venv-frameworks $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site
+	rm -rf $(VENV) .venv-clients .venv-executors .venv-frameworks $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site

@@ -20,7 +20,6 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from a2a_core.core.executor import TaskContext
-from a2a_core.domain import Role
 
 ARTIFACT = "chunks"
 WAIT_QUESTION = "What next?"
@@ -58,7 +57,7 @@ async def slow(ctx: TaskContext) -> str:
 
 
 async def scripted(ctx: TaskContext) -> str | None:
-    if sum(m.role == Role.user for m in ctx.history) > 1:  # the reply to WAIT_QUESTION
+    if ctx.turn > 1:  # the reply to WAIT_QUESTION
         return f"done: {ctx.text}"
     if "wait" in ctx.text.split():
         await ctx.ask(WAIT_QUESTION)

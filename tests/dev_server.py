@@ -156,14 +156,16 @@ class DevServer(ServerProcess):
         args: Sequence[str] = (),
         *,
         console_script: bool = False,
+        python: str = sys.executable,
     ) -> None:
+        """``python``: the interpreter of the environment to serve from (another venv's)."""
         self.agent = agent
         self.backend = backend
         state_dir = None
         if backend == "local" and not {"--state-dir", "--fresh"} & set(args):
             state_dir = tempfile.mkdtemp(prefix="a2a-dev-state-")
             args = [*args, "--state-dir", state_dir]
-        program = [CONSOLE_SCRIPT] if console_script else [sys.executable, "-m", "a2a_core.cli"]
+        program = [CONSOLE_SCRIPT] if console_script else [python, "-m", "a2a_core.cli"]
         command = [*program, *("dev", "--port", "0", "--agent", agent, "--backend", backend), *args]
         super().__init__(f"dev server ({backend}) for {agent}", command, env, cleanup=state_dir)
 

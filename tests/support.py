@@ -12,7 +12,6 @@ from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
 from a2a_core.core.context_store import InMemoryContextStore
-from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.requests import SendRequest
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.worker import Worker
@@ -51,7 +50,7 @@ def send_params(
 
 
 class Stack:
-    def __init__(self, agent: AgentExecutor | AgentFunction, **settings: Any) -> None:
+    def __init__(self, agent: object, **settings: Any) -> None:
         self.store = InMemoryTaskStore()
         self.broker = InMemoryBroker()
         self.context_store = InMemoryContextStore()

@@ -18,6 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -117,6 +118,7 @@ def create_app(
             principal=principal,
             last_event_id=request.headers.get("last-event-id"),
             base_url=public_url(settings.public_url, request.scope, request.headers),
+            extensions=requested_extensions(request.headers),
         )
 
     async def card(request: Request) -> Response:
@@ -204,6 +206,22 @@ def _raw_path(scope: Scope) -> str:
     if raw:
         return bytes(raw).decode("latin-1")
     return quote(str(scope["path"]), safe=_PATH_SAFE)
+
+
+# The extensions a caller asks for: 1.0's header, and 0.3's name for it (a2a-sdk 0.3 sends it).
+_EXTENSION_HEADERS = ("a2a-extensions", "x-a2a-extensions")
+
+
+def requested_extensions(headers: Headers) -> tuple[str, ...]:
+    """The extension URIs the request's ``A2A-Extensions`` headers list (comma-separated, any
+    number of header fields), each once, in order."""
+    found = (
+        uri.strip()
+        for name in _EXTENSION_HEADERS
+        for value in headers.getlist(name)
+        for uri in value.split(",")
+    )
+    return tuple(dict.fromkeys(uri for uri in found if uri))
 
 
 def _denied(request: Request, denied: AuthError) -> Response:

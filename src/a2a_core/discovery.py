@@ -22,7 +22,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from a2a_core.core.executor import AgentExecutor, as_executor
+from a2a_core.adapters.resolve import is_agent, resolve_agent
+from a2a_core.core.executor import Agent
 from a2a_core.settings import SettingsError
 
 if TYPE_CHECKING:
@@ -84,9 +85,11 @@ def find_agent(
     return AgentRef(agent, _roots(project, agent), project, named_by)
 
 
-def import_agent(ref: AgentRef | str) -> AgentExecutor:
-    """Import the agent ``ref`` names (its roots first on ``sys.path``) as an executor; raises
-    `AgentLoadError` saying what to fix. An exception the module itself raises propagates."""
+def import_agent(ref: AgentRef | str) -> Agent:
+    """Import the agent ``ref`` names (its roots first on ``sys.path``) as the worker runs it (any
+    `a2a_core.adapters.resolve` takes: a function, an `Agent`, an a2a-sdk executor, either's
+    class, or a factory); raises `AgentLoadError` saying what to fix. An exception the module
+    itself raises propagates."""
     ref = AgentRef(ref) if isinstance(ref, str) else ref
     module_name, _, attribute = ref.spec.partition(":")
     if not module_name or not attribute:
@@ -104,7 +107,10 @@ def import_agent(ref: AgentRef | str) -> AgentExecutor:
     problem = _not_an_agent(target)
     if problem:
         raise _error(ref, f"{ref.spec} is {problem}")
-    return as_executor(target)
+    try:
+        return resolve_agent(target, name=ref.spec)
+    except TypeError as error:
+        raise _error(ref, str(error)) from None
 
 
 def _import(ref: AgentRef, module_name: str) -> ModuleType:
@@ -141,14 +147,12 @@ def _looked_in(ref: AgentRef, missing: str) -> str:
 
 
 def _not_an_agent(target: Any) -> str | None:
-    if isinstance(target, AgentExecutor):
-        return None
-    if isinstance(target, type) and issubclass(target, AgentExecutor):
-        return f"the class {target.__name__}, not an agent: name an instance (agent = {target.__name__}())"
+    """What is plainly wrong with ``target`` as an agent (what `resolve_agent` cannot tell: a
+    plain function taking arguments, written without ``async``)."""
     if inspect.isfunction(target) and not inspect.iscoroutinefunction(target):
-        return f"a plain function; an agent is an async function: async def {target.__name__}(ctx)"
-    if not callable(target):
-        return f"a {type(target).__name__}, neither an async function nor an AgentExecutor"
+        required = [p for p in inspect.signature(target).parameters.values() if p.default is p.empty]
+        if required:
+            return f"a plain function; an agent is an async function: async def {target.__name__}(ctx)"
     return None
 
 
@@ -158,7 +162,7 @@ def _agents_in(module: ModuleType) -> list[str]:
         for name, value in vars(module).items()
         if not name.startswith("_")
         and (
-            isinstance(value, AgentExecutor)
+            is_agent(value)
             or (inspect.iscoroutinefunction(value) and getattr(value, "__module__", None) == module.__name__)
         )
     ]

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.executor import AgentExecutor, AgentFunction, as_executor
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import Protocols
@@ -43,21 +42,25 @@ class AgentServer:
     def dispatcher(self) -> Dispatcher:
         return self.protocols.dispatcher
 
-    def worker(self, agent: AgentExecutor | AgentFunction) -> Worker:
-        """A worker running ``agent`` over this server's tasks, in this process."""
+    def worker(self, agent: object) -> Worker:
+        """A worker running ``agent`` over this server's tasks, in this process (any agent
+        `a2a_core.adapters.resolve.resolve_agent` takes: a function, an `Agent`, an a2a-sdk
+        executor, either's class, or a factory)."""
         return build_worker(self.settings, self.ledger, agent, context_store=self.context_store)
 
 
 def build_worker(
     settings: Settings,
     ledger: TaskLedger,
-    agent: AgentExecutor | AgentFunction,
+    agent: object,
     *,
     context_store: ContextStore | None = None,
 ) -> Worker:
     """The one way a worker is built (the worker function's, dev's, a test's). A turn is claimed
     at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
     delivers an operation before its dead-letter queue takes it (`a2a_core.aws.resources`)."""
+    from a2a_core.adapters.resolve import resolve_agent  # not on the API function's import path
+
     return Worker(
-        ledger, as_executor(agent), lease_seconds=settings.lease_seconds, context_store=context_store
+        ledger, resolve_agent(agent), lease_seconds=settings.lease_seconds, context_store=context_store
     )

@@ -44,7 +44,8 @@ class Settings(BaseModel):
     default_input_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
     default_output_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
 
-    # The agent: "package.module:attribute", an AgentExecutor or an async function.
+    # The agent: "package.module:attribute" naming an async function, an Agent, an a2a-sdk
+    # AgentExecutor (either's class), or a function returning one.
     agent: str = "a2a_core.examples.echo:agent"
     # memory: this process only; local: moto's server started in-process (the dev default);
     # aws: real AWS resources named below.

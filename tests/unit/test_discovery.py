@@ -15,7 +15,7 @@ from a2a_core.project import ProjectError, ProjectNotFoundError
 from a2a_core.testing import project_agent, run_agent
 
 AGENT = """\
-from a2a_core import AgentExecutor, TaskContext
+from a2a_core import Agent, TaskContext
 
 
 async def agent(ctx: TaskContext) -> str:
@@ -26,9 +26,17 @@ async def other(ctx: TaskContext) -> str:
     return "the other one"
 
 
-class Writer(AgentExecutor):
-    async def execute(self, ctx: TaskContext) -> str:
+class Writer(Agent):
+    async def run(self, ctx: TaskContext) -> str:
         return "written"
+
+
+class Drafter(Agent):
+    def __init__(self, model: str) -> None:
+        self.model = model
+
+    async def run(self, ctx: TaskContext) -> str:
+        return "drafted"
 
 
 def plain(ctx: TaskContext) -> str:
@@ -129,10 +137,10 @@ def test_a_project_dir_without_the_table_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("attribute", "says"),
     [
-        ("agnet", r"agent\.py\) has no attribute 'agnet'; the agents it defines: agent, other, writer"),
-        ("Writer", r"is the class Writer, not an agent: name an instance \(agent = Writer\(\)\)"),
+        ("agnet", r"has no attribute 'agnet'; the agents it defines: agent, other, Writer, Drafter, writer"),
+        ("Drafter", r"Drafter cannot be made without arguments \(.*\): name an instance of it"),
         ("plain", r"is a plain function; an agent is an async function: async def plain\(ctx\)"),
-        ("NOT_AN_AGENT", r"is a int, neither an async function nor an AgentExecutor"),
+        ("NOT_AN_AGENT", r"NOT_AN_AGENT is not an agent; name an async function taking a TaskContext"),
     ],
 )
 def test_an_attribute_that_is_no_agent_is_named_with_what_the_module_has(

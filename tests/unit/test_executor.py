@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.errors import InvalidTransitionError
-from a2a_core.core.executor import AgentExecutor, TaskContext, as_executor, to_parts
+from a2a_core.core.executor import Agent, AgentExecutor, TaskContext, as_agent, as_executor, to_parts
 from a2a_core.domain import DataPart, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 
@@ -11,7 +11,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def _run(agent: object) -> Stack:
-    stack = Stack(agent)  # type: ignore[arg-type]
+    stack = Stack(agent)
     await stack.engine.send_message(send_params(user_message("question")), CALLER)
     await stack.drain()
     return stack
@@ -116,13 +116,30 @@ def test_to_parts_accepts_text_data_parts_and_lists() -> None:
     assert to_parts([TextPart(text="y"), DataPart(data={})]) == [TextPart(text="y"), DataPart(data={})]
 
 
-def test_as_executor_refuses_what_cannot_run() -> None:
+def test_as_agent_refuses_what_cannot_run() -> None:
     with pytest.raises(TypeError):
-        as_executor(42)  # type: ignore[arg-type]
+        as_agent(42)  # type: ignore[arg-type]
 
-    class Agent(AgentExecutor):
-        async def execute(self, ctx: TaskContext) -> None:
+    class Quiet(Agent):
+        async def run(self, ctx: TaskContext) -> None:
             return None
 
-    agent = Agent()
-    assert as_executor(agent) is agent
+    agent = Quiet()
+    assert as_agent(agent) is agent
+    assert as_executor is as_agent  # the helper's old name
+
+
+async def test_the_old_base_class_warns_once_defined_and_still_runs() -> None:
+    with pytest.warns(
+        DeprecationWarning, match=r"Old: a2a_core's AgentExecutor is deprecated; subclass a2a_core.Agent"
+    ):
+
+        class Old(AgentExecutor):
+            async def execute(self, ctx: TaskContext) -> str:
+                return f"still {ctx.text}"
+
+    stack = await _run(Old())
+    task = await stack.ledger.load((await _only_task(stack))[0])
+    assert task.status.state == TaskState.completed
+    assert task.status.message is not None
+    assert task.status.message.parts == [TextPart(text="still question")]

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.executor import TaskContext
-from a2a_core.core.hooks import FrameworkExecutor, artifact
+from a2a_core.core.hooks import FrameworkAgent, artifact
 from a2a_core.core.worker import AGENT_FAILED
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.anyio
 Turn = tuple[str, str]  # a toy framework's message: (speaker, text)
 
 
-class Shouter(FrameworkExecutor[Turn, str]):
+class Shouter(FrameworkAgent[Turn, str]):
     """Answers the last thing the user said, in capitals; asks first when told to."""
 
     def __init__(self) -> None:
@@ -22,7 +22,7 @@ class Shouter(FrameworkExecutor[Turn, str]):
     def build_message_history(self, history: list[Message]) -> list[Turn]:
         return [(m.role.value, " ".join(p.text for p in m.parts if isinstance(p, TextPart))) for m in history]
 
-    async def run(self, history: list[Turn], ctx: TaskContext) -> str:
+    async def invoke(self, history: list[Turn], ctx: TaskContext) -> str:
         self.histories.append(history)
         if history[-1][1] == "ask me":
             await ctx.ask("What should I shout?")

@@ -21,7 +21,7 @@ from pydantic_ai.messages import (
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
-from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIExecutor, record_turn, to_model_message
+from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIAgent, record_turn, to_model_message
 from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.requests import TaskRef
 from a2a_core.core.worker import AGENT_FAILED
@@ -104,7 +104,7 @@ async def stored_history(stack: Stack) -> list[ModelMessage]:
 
 
 async def test_a_test_model_agent_completes_with_its_text() -> None:
-    stack = Stack(PydanticAIExecutor(Agent(TestModel(custom_output_text="Hello from pydantic-ai"))))
+    stack = Stack(PydanticAIAgent(Agent(TestModel(custom_output_text="Hello from pydantic-ai"))))
     task = await send(stack, "hi")
     assert task.status.state == TaskState.completed
     assert reply_text(task) == "Hello from pydantic-ai"
@@ -119,7 +119,7 @@ async def test_text_is_streamed_as_chunks_of_one_artifact_before_the_task_comple
             yield piece
 
     agent = Agent(FunctionModel(stream_function=stream))
-    stack = Stack(PydanticAIExecutor(agent, debounce_by=None))
+    stack = Stack(PydanticAIAgent(agent, debounce_by=None))
     task = await send(stack, "hi")
     events = await chunk_events(stack, task.id)
     assert [e.artifact.parts for e in events] == [[A2ATextPart(text=t)] for t in ("Hel", "lo, ", "wor", "ld")]
@@ -135,7 +135,7 @@ async def test_text_is_streamed_as_chunks_of_one_artifact_before_the_task_comple
 
 async def test_the_second_task_of_a_context_sees_the_first_ones_exchange() -> None:
     recorder = Recorder()
-    stack = Stack(PydanticAIExecutor(Agent(recorder.model)))
+    stack = Stack(PydanticAIAgent(Agent(recorder.model)))
     first = await send(stack, "my name is Ada")
     second = await send(stack, "what is my name?")
     assert (reply_text(first), reply_text(second)) == ("reply to my name is Ada", "reply to what is my name?")
@@ -150,7 +150,7 @@ async def test_the_second_task_of_a_context_sees_the_first_ones_exchange() -> No
 
 async def test_contexts_keep_separate_histories() -> None:
     recorder = Recorder()
-    stack = Stack(PydanticAIExecutor(Agent(recorder.model)))
+    stack = Stack(PydanticAIAgent(Agent(recorder.model)))
     await send(stack, "one", context_id="a")
     await send(stack, "two", context_id="b")
     assert [prompts(call) for call in recorder.calls] == [["one"], ["two"]]
@@ -163,7 +163,7 @@ async def test_two_tasks_of_one_context_running_at_once_both_keep_their_turn() -
         await release.wait()  # both runs have loaded the (empty) history by now
         yield f"reply to {prompts(messages)[-1]}"
 
-    stack = Stack(PydanticAIExecutor(Agent(FunctionModel(stream_function=stream))))
+    stack = Stack(PydanticAIAgent(Agent(FunctionModel(stream_function=stream))))
     for text in ("left", "right"):
         await stack.engine.send_message(send_params(user_message(text, context_id=CONTEXT)), CALLER)
     operations = [await stack.broker.receive(timeout=0) for _ in range(2)]
@@ -179,7 +179,7 @@ async def test_two_tasks_of_one_context_running_at_once_both_keep_their_turn() -
 
 async def test_a_redelivered_turn_replaces_what_an_interrupted_attempt_recorded() -> None:
     recorder = Recorder()
-    stack = Stack(PydanticAIExecutor(Agent(recorder.model)))
+    stack = Stack(PydanticAIAgent(Agent(recorder.model)))
     await send(stack, "earlier")
     await stack.engine.send_message(send_params(user_message("now", context_id=CONTEXT)), CALLER)
     operation = await stack.broker.receive(timeout=0)
@@ -194,7 +194,7 @@ async def test_a_redelivered_turn_replaces_what_an_interrupted_attempt_recorded(
 
 
 async def test_other_state_in_the_context_is_kept() -> None:
-    stack = Stack(PydanticAIExecutor(Agent(TestModel())))
+    stack = Stack(PydanticAIAgent(Agent(TestModel())))
     await stack.context_store.update_context(CONTEXT, {"preferences": {"tone": "dry"}}, expected_version=0)
     await send(stack, "hi")
     stored = await stack.context_store.load_context(CONTEXT)
@@ -206,7 +206,7 @@ async def test_other_state_in_the_context_is_kept() -> None:
 
 async def test_without_streaming_the_text_is_one_whole_artifact() -> None:
     recorder = Recorder()
-    stack = Stack(PydanticAIExecutor(Agent(recorder.model), stream=False))
+    stack = Stack(PydanticAIAgent(Agent(recorder.model), stream=False))
     task = await send(stack, "hi")
     events = await chunk_events(stack, task.id)
     assert [(e.append, e.last_chunk) for e in events] == [(False, True)]
@@ -218,7 +218,7 @@ async def test_an_empty_answer_completes_without_artifact_or_message() -> None:
     async def silent(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator[str]:
         yield ""
 
-    stack = Stack(PydanticAIExecutor(Agent(FunctionModel(stream_function=silent))))
+    stack = Stack(PydanticAIAgent(Agent(FunctionModel(stream_function=silent))))
     task = await send(stack, "hi")
     assert task.status.state == TaskState.completed
     assert (task.artifacts, task.status.message) == (None, None)
@@ -231,7 +231,7 @@ class Weather(BaseModel):
 
 async def test_structured_output_becomes_a_data_artifact() -> None:
     agent = Agent(TestModel(custom_output_args={"city": "Oslo", "celsius": 3}), output_type=Weather)
-    stack = Stack(PydanticAIExecutor(agent))
+    stack = Stack(PydanticAIAgent(agent))
     task = await send(stack, "weather?")
     assert task.status.state == TaskState.completed
     assert task.status.message is None
@@ -246,7 +246,7 @@ async def test_a_tool_that_raises_fails_the_task_and_records_nothing() -> None:
     def lookup(query: str) -> str:
         raise RuntimeError("the backend is down")
 
-    stack = Stack(PydanticAIExecutor(agent))
+    stack = Stack(PydanticAIAgent(agent))
     task = await send(stack, "look it up")
     assert task.status.state == TaskState.failed
     assert reply_text(task) == AGENT_FAILED
@@ -257,7 +257,7 @@ async def test_a_model_failure_fails_the_task_naming_its_kind() -> None:
     def broken(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         raise UnexpectedModelBehavior("the model said something odd")
 
-    stack = Stack(PydanticAIExecutor(Agent(FunctionModel(broken)), stream=False))
+    stack = Stack(PydanticAIAgent(Agent(FunctionModel(broken)), stream=False))
     task = await send(stack, "hi")
     assert task.status.state == TaskState.failed
     assert reply_text(task) == "The agent's model run failed (UnexpectedModelBehavior)."
@@ -274,7 +274,7 @@ async def test_a_task_canceled_mid_stream_stops_and_records_nothing() -> None:
         await canceled.wait()
         yield "third"
 
-    stack = Stack(PydanticAIExecutor(Agent(FunctionModel(stream_function=stream)), debounce_by=None))
+    stack = Stack(PydanticAIAgent(Agent(FunctionModel(stream_function=stream)), debounce_by=None))
     sent = await stack.engine.send_message(send_params(user_message("hi", context_id=CONTEXT)), CALLER)
     operation = await stack.broker.receive(timeout=0)
     assert operation is not None
@@ -300,7 +300,7 @@ async def test_deps_are_built_from_the_task_context() -> None:
         seen.append(ctx.deps)
         return ctx.deps
 
-    stack = Stack(PydanticAIExecutor(agent, deps=lambda ctx: f"deps of {ctx.context_id}"))
+    stack = Stack(PydanticAIAgent(agent, deps=lambda ctx: f"deps of {ctx.context_id}"))
     assert (await send(stack, "hi")).status.state == TaskState.completed
     assert seen == [f"deps of {CONTEXT}"]
 

@@ -10,7 +10,7 @@ import pytest
 
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.caller import Caller
-from a2a_core.core.executor import AgentFunction, FunctionExecutor, TaskContext
+from a2a_core.core.executor import AgentFunction, FunctionAgent, TaskContext
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.requests import TaskRef
@@ -51,7 +51,7 @@ async def _dies_after(
         parked.set()
         await asyncio.Event().wait()
 
-    worker = Worker(ledger, FunctionExecutor(then_park), lease_seconds=60, clock=lambda: now[0])
+    worker = Worker(ledger, FunctionAgent(then_park), lease_seconds=60, clock=lambda: now[0])
     run = asyncio.create_task(worker.handle(operation))
     await parked.wait()
     run.cancel()
@@ -68,7 +68,7 @@ async def _retried(
     ledger = TaskLedger(stack.store, snapshot_every=snapshot_every)
     operation = await _first_operation(stack, "the question")
     await _dies_after(stack, operation, first, now, ledger=ledger)
-    await Worker(ledger, FunctionExecutor(second), lease_seconds=60, clock=lambda: now[0]).handle(operation)
+    await Worker(ledger, FunctionAgent(second), lease_seconds=60, clock=lambda: now[0]).handle(operation)
     return stack, ledger, operation
 
 
@@ -136,7 +136,7 @@ async def test_an_artifact_of_an_earlier_turn_that_the_dead_attempt_changed_is_r
         return "done"
 
     await _dies_after(stack, second_turn, scribbles, now, ledger=stack.ledger)
-    await Worker(stack.ledger, FunctionExecutor(finishes), lease_seconds=60, clock=lambda: now[0]).handle(
+    await Worker(stack.ledger, FunctionAgent(finishes), lease_seconds=60, clock=lambda: now[0]).handle(
         second_turn
     )
     task = await stack.ledger.load(operation.task_id)

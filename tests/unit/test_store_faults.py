@@ -11,7 +11,7 @@ import pytest
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.executor import AgentFunction, FunctionExecutor, TaskContext
+from a2a_core.core.executor import AgentFunction, FunctionAgent, TaskContext
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit, StatusChanged
 from a2a_core.core.worker import Worker
@@ -46,7 +46,7 @@ class Flaky:
         return operation
 
     def worker(self, agent: AgentFunction) -> Worker:
-        return Worker(self.ledger, FunctionExecutor(agent))
+        return Worker(self.ledger, FunctionAgent(agent))
 
     async def states(self, task_id: str) -> list[TaskState]:
         commits = await self.store.inner.read(task_id)

@@ -1,5 +1,5 @@
 """`a2a_core.testing`: a user's agent driven through the real engine and worker, as their tests
-would drive it (a function agent, an `AgentExecutor` subclass, streams, cancels, failures)."""
+would drive it (a function agent, an `Agent` subclass, streams, cancels, failures)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from pydantic import JsonValue
 
-from a2a_core import AgentExecutor, DataPart, Settings, TaskContext
+from a2a_core import Agent, DataPart, Settings, TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError, TaskTerminalError
 from a2a_core.examples.multiturn import DraftWriter
 from a2a_core.testing import AgentHarness, TaskResult, run_agent
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.anyio
 
 
 async def two_turns(ctx: TaskContext) -> str | None:
-    if len([m for m in ctx.history if m.role == "user"]) == 1:
+    if ctx.turn == 1:
         await ctx.update("Looking into it...")
         draft = await ctx.artifact("Part one. ", name="answer")
         await ctx.artifact("Part two.", artifact_id=draft, append=True, last_chunk=True)
@@ -125,10 +125,10 @@ async def test_content_the_server_cannot_send_is_raised_where_the_test_sees_it()
     async def wrong(ctx: TaskContext) -> object:
         return 42
 
-    async with run_agent(wrong) as a:  # type: ignore[arg-type]
+    async with run_agent(wrong) as a:
         with pytest.raises(InvalidAgentResponseError):
             await a.send("x")
-    async with run_agent(wrong, raise_agent_errors=False) as a:  # type: ignore[arg-type]
+    async with run_agent(wrong, raise_agent_errors=False) as a:
         task = await a.send("x")
     assert task.state == "failed"
     assert task.text == "The agent returned an invalid response."
@@ -191,8 +191,8 @@ async def test_it_is_used_inside_async_with_and_refuses_push() -> None:
         AgentHarness(two_turns, settings=Settings(allow_unauthenticated=True, push_enabled=True))
 
 
-class Greeter(AgentExecutor):
-    async def execute(self, ctx: TaskContext) -> str:
+class Greeter(Agent):
+    async def run(self, ctx: TaskContext) -> str:
         return f"Hello, {ctx.text}!"
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.errors import TaskCanceledError
-from a2a_core.core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.executor import FunctionAgent, TaskContext
 from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.domain import Task, TaskState, TextPart
@@ -55,8 +55,8 @@ async def test_a_worker_whose_turn_was_taken_over_is_refused_and_only_the_new_at
     stack = Stack(second)
     operation = await _start(stack)
     clock = lambda: now[0]  # noqa: E731
-    worker_a = Worker(stack.ledger, FunctionExecutor(first), lease_seconds=1, clock=clock)
-    worker_b = Worker(stack.ledger, FunctionExecutor(second), lease_seconds=1, clock=clock)
+    worker_a = Worker(stack.ledger, FunctionAgent(first), lease_seconds=1, clock=clock)
+    worker_b = Worker(stack.ledger, FunctionAgent(second), lease_seconds=1, clock=clock)
 
     running_a = asyncio.create_task(worker_a.handle(operation))
     await first_wrote.wait()
@@ -113,11 +113,11 @@ async def test_an_agent_that_swallows_the_refusal_is_stopped() -> None:
     stack = Stack(second)
     operation = await _start(stack)
     clock = lambda: now[0]  # noqa: E731
-    worker_a = Worker(stack.ledger, FunctionExecutor(stubborn), lease_seconds=1, clock=clock, stop_grace=0.05)
+    worker_a = Worker(stack.ledger, FunctionAgent(stubborn), lease_seconds=1, clock=clock, stop_grace=0.05)
     running_a = asyncio.create_task(worker_a.handle(operation))
     await first_wrote.wait()
     now[0] += 2
-    await Worker(stack.ledger, FunctionExecutor(second), lease_seconds=1, clock=clock).handle(operation)
+    await Worker(stack.ledger, FunctionAgent(second), lease_seconds=1, clock=clock).handle(operation)
     first_go_on.set()
     await asyncio.wait_for(running_a, timeout=30)
 

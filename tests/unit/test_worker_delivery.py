@@ -11,7 +11,7 @@ from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.delivery import Delivery, hold
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.executor import FunctionExecutor, TaskContext
+from a2a_core.core.executor import FunctionAgent, TaskContext
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.worker import RunInProgressError, Worker
 from store_faults import LOST, FlakyStore
@@ -49,7 +49,7 @@ async def test_a_claimed_message_comes_back_just_after_the_lease_and_a_busy_one_
         return "done"
 
     worker = Worker(
-        ledger, FunctionExecutor(agent), lease_seconds=600, redelivery_margin=5, clock=lambda: now[0]
+        ledger, FunctionAgent(agent), lease_seconds=600, redelivery_margin=5, clock=lambda: now[0]
     )
     claimed = RecordingDelivery()
     running = asyncio.create_task(worker.handle(operation, delivery=claimed))
@@ -73,7 +73,7 @@ async def test_a_store_failure_brings_the_message_back_shortly() -> None:
     operation = await _started(ledger)
     store.arm("latest", *[LOST] * 4)
     delivery = RecordingDelivery()
-    worker = Worker(ledger, FunctionExecutor(lambda ctx: _done()), store_retry_seconds=7)
+    worker = Worker(ledger, FunctionAgent(lambda ctx: _done()), store_retry_seconds=7)
     with pytest.raises(StoreUnavailableError):
         await worker.handle(operation, delivery=delivery)
     assert delivery.asked == [7]

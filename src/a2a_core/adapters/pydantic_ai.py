@@ -1,4 +1,5 @@
-"""Host a `pydantic_ai.Agent` as an A2A agent (``pip install 'a2a-serverless[pydantic-ai]'``).
+"""Host a `pydantic_ai.Agent` as an A2A agent (``pip install 'a2a-serverless[pydantic-ai]'``):
+``PydanticAIAgent(Agent(...))``.
 
 Each task is one agent run. The agent's message history for the whole A2A context (the
 conversation) is kept in the context store, so the second task of a context sees the first one's
@@ -20,6 +21,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -44,8 +46,9 @@ from pydantic_ai.messages import (
 from pydantic_ai.messages import TextPart as ModelTextPart
 from pydantic_core import to_jsonable_python
 
-from a2a_core.core.executor import Content, TaskContext
-from a2a_core.core.hooks import FrameworkExecutor, artifact
+from a2a_core.core.content import Content
+from a2a_core.core.context import TaskContext
+from a2a_core.core.hooks import FrameworkAgent, artifact
 from a2a_core.domain import Artifact, DataPart, FilePart, FileWithBytes, Message, Part, Role, TextPart
 
 # The context value is a JSON object; the agent's history sits under this key, so an agent may
@@ -68,7 +71,7 @@ class RunOutcome:
     streamed: bool = False
 
 
-class PydanticAIExecutor(FrameworkExecutor[ModelMessage, RunOutcome]):
+class PydanticAIAgent(FrameworkAgent[ModelMessage, RunOutcome]):
     def __init__(
         self,
         agent: AbstractAgent[Any, Any],
@@ -90,7 +93,7 @@ class PydanticAIExecutor(FrameworkExecutor[ModelMessage, RunOutcome]):
     def build_message_history(self, history: list[Message]) -> list[ModelMessage]:
         return [to_model_message(message) for message in history]
 
-    async def run(self, history: list[ModelMessage], ctx: TaskContext) -> RunOutcome:
+    async def invoke(self, history: list[ModelMessage], ctx: TaskContext) -> RunOutcome:
         # An earlier attempt of this turn (its worker died after saving) is replaced, not repeated.
         earlier = [m for m in load_history(await ctx.load_context()) if m.run_id != ctx.run_id]
         options: dict[str, Any] = {
@@ -151,6 +154,17 @@ class PydanticAIExecutor(FrameworkExecutor[ModelMessage, RunOutcome]):
             append=artifact_id is not None,
             last_chunk=last,
         )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PydanticAIExecutor":  # its name before the kit's agents were `Agent`s
+        warnings.warn(
+            "PydanticAIExecutor is deprecated: use PydanticAIAgent (the same class)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return PydanticAIAgent
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_history(value: JsonValue | None) -> list[ModelMessage]:

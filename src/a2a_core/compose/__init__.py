@@ -22,12 +22,11 @@ from a2a_core.core.broker import Broker
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.executor import AgentExecutor, AgentFunction
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.store import TaskStore
-from a2a_core.core.streams import TaskStreams
+from a2a_core.core.streams import REPLY_WAIT_SECONDS, TaskStreams
 from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import build_protocols
 from a2a_core.protocol.card import CardBuilder
@@ -51,7 +50,7 @@ def compose_server(adapters: Adapters, *, push_signers: Sequence[Signer] | None 
     )
 
 
-def compose_worker(adapters: Adapters, agent: AgentExecutor | AgentFunction) -> Worker:
+def compose_worker(adapters: Adapters, agent: object) -> Worker:
     """The worker over one backend's adapters: what the worker function runs, and what dev's
     loop or pollers feed."""
     ledger = TaskLedger(adapters.store, history_cap=adapters.settings.max_history_length)
@@ -94,7 +93,10 @@ def build_server(
         push=push,
         page_tokens=PageTokens(page_token_secret(settings)),
     )
-    streams = TaskStreams(engine) if settings.streaming_enabled else None
+    # A stream held for a possible message answer must open well within a buffered stream's
+    # budget (one response body), or its buffered answer would hold nothing at all.
+    reply_wait = min(REPLY_WAIT_SECONDS, settings.stream_buffer_seconds / 2)
+    streams = TaskStreams(engine, reply_wait=reply_wait) if settings.streaming_enabled else None
     cards = CardBuilder(settings, streaming=streams is not None, push_notifications=push is not None)
     # The 1.0 card is signed with the push key (its JWKS is published) when push is on.
     card_signer = signers[0] if signers else None

@@ -15,3 +15,6 @@ class Caller:
     principal: str = ANONYMOUS_OWNER
     last_event_id: str | None = None  # SSE Last-Event-ID header, for tasks/resubscribe
     base_url: str = ""  # the agent's public URL as this request reached it (cards name it)
+    # The extensions the caller asked to use (``A2A-Extensions``; 0.3's ``X-A2A-Extensions``):
+    # a turn's agent reads them (`TaskContext.extensions`).
+    extensions: tuple[str, ...] = ()

@@ -27,7 +27,7 @@ from a2a_core.core.errors import (
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
 from a2a_core.core.page_tokens import PageTokens
-from a2a_core.core.records import Commit, MessageAdded, RunLease, trim_history
+from a2a_core.core.records import Commit, MessageAdded, RunLease, TurnRequest, reply_of, trim_history
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQuery, TaskRef
 from a2a_core.core.task_listing import TaskLister
 from a2a_core.domain import Message, Task, TaskState
@@ -80,24 +80,35 @@ class TaskEngine:
             # Refused before anything is written.
             await self.push.check(push, at="configuration.pushNotificationConfig")
         if message.task_id:
-            operation, seq = await self._continue(message, push, caller)
+            operation, seq = await self._continue(request, push, caller)
             return Submission(operation, None, seq)
         operation, created = await self._start(message, request, caller, push)
         return Submission(operation, created, CREATED_SEQ if created is not None else None)
 
+    async def answer_message(self, request: SendRequest, caller: Caller) -> Task | Message:
+        """SendMessage's answer: the task, or the message the agent answered with instead of a
+        task (`reply_of`); a retry of the same send gets the same answer."""
+        task, reply = await self._send(request, caller)
+        return task if reply is None else reply
+
     async def send_message(self, request: SendRequest, caller: Caller) -> Task:
+        """The task as SendMessage leaves it (what a client gets is `answer_message`'s)."""
+        return (await self._send(request, caller))[0]
+
+    async def _send(self, request: SendRequest, caller: Caller) -> tuple[Task, Message | None]:
         blocking = self.config.default_blocking if request.blocking is None else request.blocking
         history_length = self.history_limit(request.history_length)
         submission = await self.submit(request, caller)
         task_id = submission.operation.task_id
         if submission.created is not None and not blocking:
-            return trim_history(submission.created, history_length)  # just written: no need to read it
+            return trim_history(submission.created, history_length), None  # just written: no read
         if blocking:
             await self.ledger.wait_for(task_id, RETURN_STATES, self.config.blocking_timeout)
-        task = await self.ledger.load(task_id, history_length, owner=caller.principal)
-        if blocking:
-            _raise_for_invalid_agent_response(task)
-        return task
+        view = await self.ledger.view(task_id, history_length=history_length, owner=caller.principal)
+        answer = reply_of(view.head, submission.operation.run_id)
+        if blocking and answer is None:
+            _raise_for_invalid_agent_response(view.task)
+        return view.task, answer
 
     async def get_task(self, query: TaskQuery, caller: Caller) -> Task:
         return await self.ledger.load(
@@ -144,6 +155,7 @@ class TaskEngine:
             run_id=operation.run_id,
             metadata=request.metadata,
             owner=caller.principal,
+            request=_turn_request(request, caller, metadata=False),
         )
         # A retry finds its task; enqueue again while the turn is unclaimed, because the first
         # attempt may have died between storing the task and enqueuing it.
@@ -152,9 +164,11 @@ class TaskEngine:
         return operation, task if created else None
 
     async def _continue(
-        self, message: Message, push: PushNotificationConfig | None, caller: Caller
+        self, request: SendRequest, push: PushNotificationConfig | None, caller: Caller
     ) -> tuple[RunOperation, int | None]:
+        message = request.message
         task_id = message.task_id or ""
+        turn_request = _turn_request(request, caller, metadata=True)
         operation = RunOperation(task_id=task_id, run_id=message.message_id)
 
         def decide(head: Commit) -> Change | None:
@@ -176,9 +190,11 @@ class TaskEngine:
                     "auth-required accepts another message"
                 )
             stored = message.model_copy(update={"context_id": head.context_id})
+            # Turns are counted from the head (0: a task whose first turn was not counted).
+            turn = head.run.turn + 1 if head.run is not None and head.run.turn else 0
             return Change(
-                [MessageAdded(seq=0, message=stored), status(TaskState.working)],
-                run=RunLease(run_id=operation.run_id),
+                [MessageAdded(seq=0, message=stored, request=turn_request), status(TaskState.working)],
+                run=RunLease(run_id=operation.run_id, turn=turn, resumed_from=head.state),
             )
 
         if push is not None and self.push is not None:
@@ -217,6 +233,17 @@ def _raise_for_invalid_agent_response(task: Task) -> None:
         raise InvalidAgentResponseError(
             f"The agent returned an invalid response; task {task.id} failed", data={"taskId": task.id}
         )
+
+
+def _turn_request(request: SendRequest, caller: Caller, *, metadata: bool) -> TurnRequest | None:
+    """What the agent may read of the call besides its message (None: nothing); ``metadata``
+    False where it is stored as the new task's metadata instead."""
+    turn = TurnRequest(
+        metadata=request.metadata if metadata else None,
+        extensions=caller.extensions or None,
+        accepted_output_modes=request.accepted_output_modes,
+    )
+    return turn if turn != TurnRequest() else None
 
 
 def _derive_id(principal: str, message: Message) -> str:

@@ -51,7 +51,7 @@ def claim(
             # Every earlier claim ended with its worker dying mid-run; one more would too.
             reason = f"The agent could not finish this task after {run.attempt} attempts."
             return Change([status(TaskState.failed, _agent_message(head, reason))])
-        lease = RunLease(run_id=run.run_id, lease_until=now + lease_seconds, attempt=attempt)
+        lease = run.model_copy(update={"lease_until": now + lease_seconds, "attempt": attempt})
         return Change([status(TaskState.working)], run=lease)
 
     return decide
@@ -64,7 +64,7 @@ def release(lease: RunLease) -> Decide:
     def decide(head: Commit) -> Change | None:
         if head.run != lease or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
             return None
-        return Change([status(TaskState.working)], run=RunLease(run_id=lease.run_id, attempt=lease.attempt))
+        return Change([status(TaskState.working)], run=lease.model_copy(update={"lease_until": None}))
 
     return decide
 

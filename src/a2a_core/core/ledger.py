@@ -28,6 +28,7 @@ from a2a_core.core.records import (
     MessageAdded,
     RunLease,
     StatusChanged,
+    TurnRequest,
     new_write_id,
 )
 from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
@@ -79,21 +80,23 @@ class TaskLedger:
         run_id: str,
         metadata: dict[str, object] | None = None,
         owner: str | None = None,
+        request: TurnRequest | None = None,
     ) -> tuple[Task, bool]:
-        """Create a submitted task owned by ``owner``; returns (task, created). Idempotent on
-        ``task_id``."""
+        """Create a submitted task owned by ``owner``, on its first turn; returns (task, created).
+        Idempotent on ``task_id``. ``request``: what the call said besides the message and the
+        task's ``metadata``."""
         first = Commit(
             task_id=task_id,
             context_id=context_id,
             first_seq=1,
             events=(
-                MessageAdded(seq=1, message=message),
+                MessageAdded(seq=1, message=message, request=request),
                 StatusChanged(
                     seq=CREATED_SEQ, status=TaskStatus(state=TaskState.submitted, timestamp=now_iso())
                 ),
             ),
             state=TaskState.submitted,
-            run=RunLease(run_id=run_id),
+            run=RunLease(run_id=run_id, turn=1),
             created_at=self._clock(),
             metadata=metadata,
             owner=owner,

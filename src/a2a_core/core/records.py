@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,18 +36,35 @@ class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
 
+class TurnRequest(_Record):
+    """What the call that started a turn said besides its message, for the agent to read
+    (`TaskContext.metadata`, `.extensions`; a hosted a2a-sdk executor's `RequestContext`): the
+    request's ``metadata`` (on a task's first turn it is the task's metadata, stored there
+    once), the extensions the caller asked for (``A2A-Extensions``) and the output modes it
+    accepts. Stored with the turn's message, so whichever worker runs the turn reads the same."""
+
+    metadata: dict[str, Any] | None = None
+    extensions: tuple[str, ...] | None = None
+    accepted_output_modes: tuple[str, ...] | None = None
+
+
 class MessageAdded(_Record):
     """A user message entered the task (the first one, or a reply to input-required)."""
 
     kind: Literal["message"] = "message"
     seq: int
     message: Message
+    # The call's other fields (None: it had none worth keeping).
+    request: TurnRequest | None = None
 
 
 class StatusChanged(_Record):
     kind: Literal["status"] = "status"
     seq: int
     status: TaskStatus
+    # True on the status that ends a turn answered with a message and no task (`status.message`,
+    # `TaskContext.reply`): SendMessage returns that Message instead of the Task. None otherwise.
+    reply: bool | None = None
 
 
 class ArtifactUpdated(_Record):
@@ -74,11 +91,19 @@ class RunLease(_Record):
     or a takeover from a worker whose lease expired) starts a new attempt, and ``(run_id,
     attempt)`` is the token every write of that attempt is conditional on (its fence): a worker
     whose attempt was taken over finds another attempt on the head and is refused.
+    ``turn`` and ``resumed_from`` describe the turn: claims and releases change a lease by
+    copying it, so they stay the same in each of its attempts.
     """
 
     run_id: str
     lease_until: float | None = None
     attempt: int = 0
+    # The turn's number in its task (1: the message that created it), counted by the engine as
+    # each message continues the task; 0 on leases written before turns were counted.
+    turn: int = 0
+    # The state the task waited in when this turn's message came (input-required or
+    # auth-required); None on a task's first turn.
+    resumed_from: TaskState | None = None
 
 
 class SnapshotMark(_Record):
@@ -177,6 +202,15 @@ def to_stream_event(event: LogEvent, *, task_id: str, context_id: str) -> Stream
             append=event.append or None,
             last_chunk=event.last_chunk,
         )
+    return None
+
+
+def reply_of(head: Commit, run_id: str) -> Message | None:
+    """The message the turn ``run_id`` answered with instead of a task (`StatusChanged.reply`),
+    if that turn ended so: it is then the head's last event, for nothing follows an ending."""
+    last = head.events[-1]
+    if isinstance(last, StatusChanged) and last.reply and head.run is not None and head.run.run_id == run_id:
+        return last.status.message
     return None
 
 

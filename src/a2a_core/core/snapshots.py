@@ -31,7 +31,14 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, SnapshotMark, StatusChanged
+from a2a_core.core.records import (
+    ArtifactUpdated,
+    Commit,
+    MessageAdded,
+    SnapshotMark,
+    StatusChanged,
+    TurnRequest,
+)
 from a2a_core.domain import Artifact, Message, Part, Task, TaskState, TaskStatus
 
 SNAPSHOT_FORMAT = 1
@@ -65,6 +72,8 @@ class TaskSnapshot(BaseModel):
     turn_messages: int = 0
     turn_new: tuple[str, ...] = ()
     turn_changed: tuple[Artifact, ...] = ()
+    # What the call that started the current turn said besides its message (`Folding.turn_request`).
+    turn_request: TurnRequest | None = None
 
 
 class Folding:
@@ -104,6 +113,8 @@ class Folding:
         self.turn_messages = 0
         self._turn_new: set[str] = set()
         self._turn_changed: dict[str, tuple[Artifact, list[Part]]] = {}
+        # The request of the last message that started a turn (see `TurnRequest`).
+        self.turn_request: TurnRequest | None = None
 
     @classmethod
     def begin(cls, first: Commit) -> Folding:
@@ -123,6 +134,7 @@ class Folding:
         folding.turn_messages = snapshot.turn_messages
         folding._turn_new = set(snapshot.turn_new)
         folding._turn_changed = {a.artifact_id: (a, list(a.parts)) for a in snapshot.turn_changed}
+        folding.turn_request = snapshot.turn_request
         return folding
 
     def copy(self) -> Folding:
@@ -140,6 +152,7 @@ class Folding:
         folding._turn_changed = {
             key: (first, list(parts)) for key, (first, parts) in self._turn_changed.items()
         }
+        folding.turn_request = self.turn_request
         return folding
 
     @property
@@ -156,6 +169,7 @@ class Folding:
         for event in commit.events:
             if isinstance(event, MessageAdded):
                 self._message(event.message, commit.first_seq)
+                self.turn_request = _request(commit, event)
             elif isinstance(event, StatusChanged):
                 self.status = event.status
                 if event.status.message is not None:
@@ -186,6 +200,7 @@ class Folding:
             turn_messages=self.turn_messages,
             turn_new=tuple(self._turn_new),
             turn_changed=tuple(_whole(first, parts) for first, parts in self._turn_changed.values()),
+            turn_request=self.turn_request,
         )
 
     def artifacts(self) -> list[Artifact]:
@@ -233,6 +248,14 @@ class Folding:
             del positions[max(0, len(positions) - dropped) :]
             del self.messages[max(0, len(self.messages) - dropped) :]
             self.message_count = self.turn_messages
+
+
+def _request(commit: Commit, event: MessageAdded) -> TurnRequest | None:
+    """The request of the turn ``event`` starts; a task's first request's metadata is the task's."""
+    request = event.request
+    if commit.first_seq != 1 or commit.metadata is None:
+        return request
+    return (request or TurnRequest()).model_copy(update={"metadata": commit.metadata})
 
 
 def _whole(first: Artifact, parts: list[Part]) -> Artifact:

@@ -6,23 +6,37 @@ Streams read the log, never a process's memory, so any API instance can serve an
 dropped connection loses nothing (resubscribe with ``Last-Event-ID`` continues after the last
 event the client saw), and a client that goes away never affects the agent. Each event's id is
 its sequence number in the task log.
+
+An agent may answer a new task's first message with a message and no task (`TaskContext.reply`);
+its stream must then be that one Message (1.0 spec 3.1.2). So the stream that started a task
+holds its opening Task until the agent has shown which it does (`TaskStreams.reply_wait`): its
+first event other than a bare ``working`` status (the worker's claim) decides. A reply after the
+Task went out is streamed as what it also is, the task's final status with that message.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from a2a_core.core.backoff import Backoff
 from a2a_core.core.caller import Caller
-from a2a_core.core.engine import TaskEngine
+from a2a_core.core.engine import Submission, TaskEngine
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
 from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.records import Commit, StatusChanged, superseded, to_stream_event
+from a2a_core.core.records import Commit, StatusChanged, reply_of, superseded, to_stream_event
 from a2a_core.core.requests import SendRequest, TaskRef
-from a2a_core.domain import TaskStatusUpdateEvent
+from a2a_core.core.task_reads import TaskView
+from a2a_core.domain import Message, TaskState, TaskStatusUpdateEvent
+
+# How long the stream that started a task holds its opening Task while the agent has said nothing
+# (see the module docstring): a slower agent's stream opens with the Task after this.
+REPLY_WAIT_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -32,19 +46,38 @@ class StreamItem:
     id: str | None
     result: BaseModel | None = None
     error: A2AError | None = None
+    # On the status that ends a turn answered with a message and no task: that message.
+    reply: Message | None = None
 
 
 class TaskStreams:
-    def __init__(self, engine: TaskEngine, *, poll_initial: float = 0.05, poll_max: float = 1.0) -> None:
+    def __init__(
+        self,
+        engine: TaskEngine,
+        *,
+        poll_initial: float = 0.05,
+        poll_max: float = 1.0,
+        reply_wait: float = REPLY_WAIT_SECONDS,
+    ) -> None:
         self.engine = engine
         self.ledger = engine.ledger
         self.poll_initial = poll_initial
         self.poll_max = poll_max
+        self.reply_wait = reply_wait
 
     async def message_stream(self, request: SendRequest, caller: Caller) -> AsyncIterator[StreamItem]:
         """Create or continue the task (errors raise here, before any stream), then stream it."""
+        return (await self.open(request, caller))[1]
+
+    async def open(
+        self, request: SendRequest, caller: Caller
+    ) -> tuple[Submission, AsyncIterator[StreamItem]]:
+        """`message_stream`, with the submission it made (the task it streams)."""
         submission = await self.engine.submit(request, caller)
-        return self._from_snapshot(submission.operation.task_id, upto=submission.seq)
+        operation = submission.operation
+        return submission, self._from_snapshot(
+            operation.task_id, upto=submission.seq, run_id=operation.run_id
+        )
 
     async def resubscribe(self, ref: TaskRef, caller: Caller) -> AsyncIterator[StreamItem]:
         """0.x ``tasks/resubscribe``: after ``Last-Event-ID`` when given, else from a snapshot; a
@@ -70,19 +103,71 @@ class TaskStreams:
             )
         return self._from_snapshot(ref.task_id)
 
-    async def _from_snapshot(self, task_id: str, *, upto: int | None = None) -> AsyncIterator[StreamItem]:
+    async def _from_snapshot(
+        self, task_id: str, *, upto: int | None = None, run_id: str | None = None
+    ) -> AsyncIterator[StreamItem]:
         """The Task as of sequence ``upto`` (now, when None), then every event after it.
 
         message/stream passes the sequence its submission wrote: a worker that raced ahead must
         not have its events folded into the first Task, or the client would miss them (and,
-        if the turn already ended, the final event).
+        if the turn already ended, the final event). It passes its turn (``run_id``) too: a
+        stream of a task's first turn is held while the agent may still answer with a message
+        and no task, and is that message alone if it did.
         """
         view = await self.ledger.view(task_id, history_length=self.engine.history_limit(None), through=upto)
         last = view.head.last_seq
-        yield StreamItem(str(last), view.task)
-        if view.task.status.state not in RETURN_STATES:
-            async for item in self.follow(task_id, view.task.context_id, last, boundary=last):
+        answer = None if run_id is None else reply_of(view.head, run_id)
+        if answer is not None:  # a retry of the send the agent answered with a message
+            yield StreamItem(str(last), answer)
+            return
+        opening = StreamItem(str(last), view.task)
+        if view.task.status.state in RETURN_STATES:
+            yield opening
+            return
+        events = self.follow(task_id, view.task.context_id, last, boundary=last)
+        if run_id is not None and _undecided(view, run_id):
+            async for item in self._held(opening, events):
                 yield item
+            return
+        yield opening
+        async for item in events:
+            yield item
+
+    async def _held(
+        self, opening: StreamItem, events: AsyncGenerator[StreamItem, None]
+    ) -> AsyncIterator[StreamItem]:
+        """``events`` of a first turn, opened by ``opening`` once the agent shows that it keeps a
+        task (within `reply_wait`), or by the agent's reply alone."""
+        held: list[StreamItem] = []
+        deadline = time.monotonic() + self.reply_wait
+        pending: asyncio.Future[StreamItem] | None = None
+        try:
+            while (remaining := deadline - time.monotonic()) > 0:
+                pending = pending or asyncio.ensure_future(anext(events))
+                done, _ = await asyncio.wait({pending}, timeout=remaining)
+                if not done:
+                    break
+                item, pending = pending.result(), None
+                if item.reply is not None:
+                    yield StreamItem(item.id, item.reply)
+                    return
+                held.append(item)
+                if not _bare_working(item):
+                    break
+            yield opening
+            for item in held:
+                yield item
+            if pending is not None:
+                yield await pending
+                pending = None
+            async for item in events:
+                yield item
+        finally:
+            if pending is not None:  # the client went away while we waited
+                pending.cancel()
+                with contextlib.suppress(BaseException):
+                    await pending
+            await events.aclose()
 
     async def follow(
         self,
@@ -92,7 +177,7 @@ class TaskStreams:
         *,
         boundary: int | None = None,
         head: Commit | None = None,
-    ) -> AsyncIterator[StreamItem]:
+    ) -> AsyncGenerator[StreamItem, None]:
         """Events after sequence ``after`` as they are appended, until a final status.
 
         ``boundary`` is the end of the last commit the caller has read when it knows (``after``
@@ -135,7 +220,8 @@ class TaskStreams:
                     update = to_stream_event(event, task_id=task_id, context_id=context_id)
                     if update is None:
                         continue
-                    yield StreamItem(str(event.seq), update)
+                    reply = event.status.message if isinstance(event, StatusChanged) and event.reply else None
+                    yield StreamItem(str(event.seq), update, reply=reply)
                     if isinstance(update, TaskStatusUpdateEvent) and update.final:
                         return
             commits = []  # all read: wait for more before the next read
@@ -146,6 +232,30 @@ class TaskStreams:
         assert isinstance(event, StatusChanged)  # nothing is appended after a final status
         update = to_stream_event(event, task_id=task_id, context_id=context_id)
         return StreamItem(str(seq), update)
+
+
+def _undecided(view: TaskView, run_id: str) -> bool:
+    """Whether the agent of the task's first turn ``run_id`` has not yet shown whether it keeps a
+    task (it may still answer with a message alone)."""
+    run, task = view.head.run, view.task
+    return (
+        run is not None
+        and run.run_id == run_id
+        and run.turn == 1
+        and task.status.state in (TaskState.submitted, TaskState.working)
+        and task.status.message is None
+        and not task.artifacts
+    )
+
+
+def _bare_working(item: StreamItem) -> bool:
+    """A ``working`` status with nothing to say (the worker's claim of the turn)."""
+    update = item.result
+    return (
+        isinstance(update, TaskStatusUpdateEvent)
+        and update.status.state == TaskState.working
+        and update.status.message is None
+    )
 
 
 async def _single(item: StreamItem) -> AsyncIterator[StreamItem]:

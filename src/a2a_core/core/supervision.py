@@ -7,7 +7,8 @@ own task only, and the other records of a Lambda batch (each its own worker call
 
 The worker stops the agent when the turn's time is up, and when its `TaskContext` is interrupted
 (the turn was taken over or canceled, or the store became unavailable), whatever the agent did
-with the error its emit got: it may have caught it and gone on.
+with the error its emit got: it may have caught it and gone on. A cancel is noticed while the
+agent emits nothing too: the task is watched meanwhile (`Attempt.watch_cancel`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
-from a2a_core.core.executor import AgentExecutor, Content, TaskContext
+from a2a_core.core.context import TaskContext
+from a2a_core.core.executor import Agent, Content
 
 logger = logging.getLogger(__name__)
 
 # How long an interrupted agent may take to notice (its emit raised) and return on its own.
 GRACE_SECONDS = 2.0
+# The longest a canceled task's agent runs on before the worker notices (polling the task where
+# its store cannot wake us on writes: one head read per poll, a few while the agent is busy).
+CANCEL_POLL_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -37,15 +42,22 @@ class AgentOutcome:
 
 
 async def run_agent(
-    executor: AgentExecutor, ctx: TaskContext, *, budget: float | None, grace: float = GRACE_SECONDS
+    executor: Agent,
+    ctx: TaskContext,
+    *,
+    budget: float | None,
+    grace: float = GRACE_SECONDS,
+    cancel_poll: float = CANCEL_POLL_SECONDS,
 ) -> AgentOutcome:
-    """Run ``executor`` for ``ctx``'s turn for at most ``budget`` seconds (None: no limit).
+    """Run ``executor`` for ``ctx``'s turn for at most ``budget`` seconds (None: no limit),
+    looking for a cancel of the task at least every ``cancel_poll`` seconds meanwhile.
 
     If the worker's own task is cancelled (its process is stopping), the agent is cancelled too
     and the cancellation propagates.
     """
-    agent = asyncio.create_task(executor.execute(ctx), name=f"agent {ctx.task_id}")
+    agent = asyncio.create_task(executor.run(ctx), name=f"agent {ctx.task_id}")
     interrupted = asyncio.create_task(ctx.wait_interrupted())
+    watcher = asyncio.create_task(ctx.attempt.watch_cancel(poll_max=cancel_poll))
     try:
         done, _ = await asyncio.wait(
             {agent, interrupted}, timeout=budget, return_when=asyncio.FIRST_COMPLETED
@@ -60,6 +72,7 @@ async def run_agent(
         raise
     finally:
         interrupted.cancel()
+        watcher.cancel()
     if agent.cancelled():  # the agent raised CancelledError itself: nobody cancelled it
         return AgentOutcome(
             error=asyncio.CancelledError(f"agent of task {ctx.task_id} raised CancelledError")

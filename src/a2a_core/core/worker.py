@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
+from a2a_core.core.context import HISTORY_WINDOW, TaskContext
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.delivery import NO_DELIVERY, Delivery, hold
 from a2a_core.core.errors import (
@@ -39,12 +40,12 @@ from a2a_core.core.errors import (
     TaskNotFoundError,
     TurnLostError,
 )
-from a2a_core.core.executor import HISTORY_WINDOW, AgentExecutor, TaskContext
+from a2a_core.core.executor import Agent
 from a2a_core.core.leases import RunInProgressError, claim, give_up, pending_run, release
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit
 from a2a_core.core.snapshots import messages_of
-from a2a_core.core.supervision import GRACE_SECONDS, AgentOutcome, run_agent
+from a2a_core.core.supervision import CANCEL_POLL_SECONDS, GRACE_SECONDS, AgentOutcome, run_agent
 from a2a_core.core.task_reads import TaskView
 from a2a_core.domain import TaskState
 
@@ -73,7 +74,7 @@ class Worker:
     def __init__(
         self,
         ledger: TaskLedger,
-        executor: AgentExecutor,
+        agent: Agent,
         *,
         lease_seconds: float = 900.0,
         safety_margin: float = 10.0,
@@ -84,13 +85,15 @@ class Worker:
         heartbeat_seconds: float = 60.0,
         store_retry_seconds: float = 10.0,
         stop_grace: float = GRACE_SECONDS,
+        cancel_poll_seconds: float = CANCEL_POLL_SECONDS,
     ) -> None:
         """``redelivery_margin``: how long after a lease ends its operation comes back, if its
         worker died; ``heartbeat_seconds``: how often a run outliving its lease pushes that back;
         ``store_retry_seconds``: when a turn the store failed is tried again; ``stop_grace``: how
-        long an agent whose run was interrupted may take to return before it is cancelled."""
+        long an agent whose run was interrupted may take to return before it is cancelled;
+        ``cancel_poll_seconds``: the longest the agent of a canceled task runs on unnoticed."""
         self.ledger = ledger
-        self.executor = executor
+        self.agent = agent
         self.context_store = context_store
         self.lease_seconds = lease_seconds
         self.safety_margin = safety_margin
@@ -99,6 +102,7 @@ class Worker:
         self.heartbeat_seconds = heartbeat_seconds
         self.store_retry_seconds = store_retry_seconds
         self.stop_grace = stop_grace
+        self.cancel_poll_seconds = cancel_poll_seconds
         self._clock = clock
 
     async def handle(
@@ -195,7 +199,8 @@ class Worker:
             head=claim,
             context_store=self.context_store,
             folding=known,
-            turn=f"{operation.task_id}:{operation.run_id}:{folding.turn_messages}",
+            turn_key=f"{operation.task_id}:{operation.run_id}:{folding.turn_messages}",
+            request=folding.turn_request,
         )
 
     async def give_up(self, operation: RunOperation, reason: str) -> bool:
@@ -206,7 +211,9 @@ class Worker:
         """Run the agent and record how it ended; raises `StoreUnavailableError` if the store
         failed meanwhile (the turn is given back for the next delivery)."""
         budget = None if deadline is None else deadline - self.safety_margin - time.monotonic()
-        outcome = await run_agent(self.executor, ctx, budget=budget, grace=self.stop_grace)
+        outcome = await run_agent(
+            self.agent, ctx, budget=budget, grace=self.stop_grace, cancel_poll=self.cancel_poll_seconds
+        )
         if ctx.interruption is None:
             with contextlib.suppress(TaskCanceledError, StoreUnavailableError):  # noted on ctx
                 await self._record(ctx, outcome)

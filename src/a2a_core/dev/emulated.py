@@ -15,7 +15,7 @@ from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.adapters import Adapters
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
-from a2a_core.core.executor import AgentExecutor
+from a2a_core.core.executor import Agent
 from a2a_core.dev import DevStack
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 _LOCAL_RESOURCES = ("aws_endpoint_url", "table_name", "queue_url", "dlq_url", "bucket_name", "push_dlq_url")
 
 
-def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+def emulated_stack(settings: Settings, agent: Agent, state_dir: Path | None) -> DevStack:
     from a2a_core.emulator.state import StateDir
 
     named = [ENV_PREFIX + name.upper() for name in _LOCAL_RESOURCES if name in settings.model_fields_set]
@@ -50,7 +50,7 @@ def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | N
         raise
 
 
-def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
+def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
     from a2a_core.emulator.moto_server import start_emulator
     from a2a_core.emulator.pollers import SqsPoller

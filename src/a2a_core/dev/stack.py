@@ -21,7 +21,7 @@ from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.executor import AgentExecutor
+from a2a_core.core.executor import Agent
 from a2a_core.core.worker import RunInProgressError, Worker
 from a2a_core.dev import DevStack
 from a2a_core.dev.auth import dev_auth
@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 
 
 def build_dev_stack(
-    settings: Settings, agent: AgentExecutor, *, doors: DevDoors | None = None, state_dir: Path | None = None
+    settings: Settings, agent: Agent, *, doors: DevDoors | None = None, state_dir: Path | None = None
 ) -> DevStack:
     """The API plus whatever feeds its worker, for ``settings.backend``:
 
@@ -81,7 +81,7 @@ def _lifespan(stack: DevStack) -> Callable[[Starlette], contextlib.AbstractAsync
     return lifespan
 
 
-def _in_process(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -> DevStack:
+def _in_process(settings: Settings, agent: Agent, _state_dir: Path | None) -> DevStack:
     adapters = build_adapters(settings)
     broker = adapters.broker
     assert isinstance(broker, InMemoryBroker)  # the memory backend's: this process's queue
@@ -91,13 +91,13 @@ def _in_process(settings: Settings, agent: AgentExecutor, _state_dir: Path | Non
     return stack
 
 
-def _on_emulator(settings: Settings, agent: AgentExecutor, state_dir: Path | None) -> DevStack:
+def _on_emulator(settings: Settings, agent: Agent, state_dir: Path | None) -> DevStack:
     from a2a_core.dev.emulated import emulated_stack  # moto and botocore load only for this backend
 
     return emulated_stack(settings, agent, state_dir)
 
 
-def _on_aws(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -> DevStack:
+def _on_aws(settings: Settings, agent: Agent, _state_dir: Path | None) -> DevStack:
     adapters = build_adapters(settings)
     # Nothing runs this worker here (the deployed function does); it is built like that one anyway,
     # so a configuration the function would refuse is refused here too.
@@ -109,7 +109,7 @@ def _on_aws(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -
 
 
 # What runs the worker, per backend (the adapters are `build_adapters`').
-_RUNNERS: dict[str, Callable[[Settings, AgentExecutor, Path | None], DevStack]] = {
+_RUNNERS: dict[str, Callable[[Settings, Agent, Path | None], DevStack]] = {
     "memory": _in_process,
     "local": _on_emulator,
     "aws": _on_aws,

@@ -26,7 +26,7 @@ from a2a_core.core.changes import Change, status
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.records import Commit
 from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def _release(head: Commit) -> Change | None:
     run = head.run
     if run is None or run.lease_until is None or _waiting_or_done(head.state):
         return None
-    return Change([status(TaskState.working)], run=RunLease(run_id=run.run_id, attempt=run.attempt))
+    return Change([status(TaskState.working)], run=run.model_copy(update={"lease_until": None}))
 
 
 def _waiting_or_done(state: TaskState) -> bool:

@@ -1,23 +1,22 @@
 """A two-turn agent: it streams a draft as artifact chunks, asks who the audience is
-(``input-required``), and finishes the task on the reply."""
+(``input-required``), and finishes the task on the reply (``ctx.turn`` tells the turns apart)."""
 
 from __future__ import annotations
 
 import asyncio
 
-from a2a_core import AgentExecutor, Role, TaskContext
+from a2a_core import Agent, TaskContext
 
 DRAFT = "Here is a first draft about {topic}: an opening, three key points, and a short summary."
 
 
-class DraftWriter(AgentExecutor):
+class DraftWriter(Agent):
     def __init__(self, chunk_words: int = 4, delay: float = 0.02) -> None:
         self.chunk_words = chunk_words
         self.delay = delay
 
-    async def execute(self, ctx: TaskContext) -> None:
-        user_turns = [m for m in ctx.history if m.role == Role.user]
-        if len(user_turns) == 1:
+    async def run(self, ctx: TaskContext) -> None:
+        if ctx.turn == 1:
             await self._stream_draft(ctx, topic=ctx.text or "your topic")
             await ctx.ask("Who is the audience for this piece?")
             return

@@ -3,7 +3,7 @@ conversation so far, so you can watch the history carry over between tasks of on
 
     a2a-serverless dev --agent a2a_core.examples.pydantic_ai_agent:agent
 
-Serve a real model the same way: ``PydanticAIExecutor(Agent("openai:gpt-5.2", ...))`` with the
+Serve a real model the same way: ``PydanticAIAgent(Agent("openai:gpt-5.2", ...))`` with the
 provider's extra installed and its API key in the environment.
 """
 
@@ -17,7 +17,7 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from a2a_core.adapters.pydantic_ai import PydanticAIExecutor
+from a2a_core.adapters.pydantic_ai import PydanticAIAgent
 
 WORD_DELAY = 0.03  # seconds between streamed words, so a client sees several chunks
 
@@ -49,4 +49,4 @@ async def stream(messages: list[ModelMessage], info: AgentInfo) -> AsyncIterator
         await asyncio.sleep(WORD_DELAY)
 
 
-agent = PydanticAIExecutor(Agent(FunctionModel(respond, stream_function=stream), name="history-echo"))
+agent = PydanticAIAgent(Agent(FunctionModel(respond, stream_function=stream), name="history-echo"))

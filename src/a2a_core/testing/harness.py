@@ -17,19 +17,23 @@ from typing import Any
 
 from pydantic import JsonValue
 
+from a2a_core.adapters.resolve import resolve_agent
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.caller import Caller
+from a2a_core.core.content import Content, to_parts
+from a2a_core.core.context import TaskContext
 from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.errors import TaskCanceledError
-from a2a_core.core.executor import AgentExecutor, AgentFunction, Content, TaskContext, as_executor, to_parts
+from a2a_core.core.executor import Agent
 from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.records import reply_of
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskQuery, TaskRef
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
 from a2a_core.core.worker import RunInProgressError
 from a2a_core.discovery import find_agent, import_agent
-from a2a_core.domain import Message, Role, Task, TaskState
+from a2a_core.domain import Message, Role, TaskState
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
 from a2a_core.testing.results import Event, StreamedTurn, TaskResult
@@ -42,13 +46,14 @@ TaskLike = TaskResult | str  # a task, or its id
 class AgentHarness:
     def __init__(
         self,
-        agent: AgentExecutor | AgentFunction,
+        agent: object,
         *,
         settings: Settings | None = None,
         raise_agent_errors: bool = True,
         timeout: float = 30.0,
     ) -> None:
-        """Serve ``agent`` (an async function or an `AgentExecutor`) in memory; use it as
+        """Serve ``agent`` (an async function, an `Agent`, an a2a-sdk ``AgentExecutor``, either's
+        class, or a factory: what ``--agent`` may name) in memory; use it as
         ``async with AgentHarness(agent) as a:`` (or `run_agent`).
 
         ``raise_agent_errors``: an exception the agent raises (or content it cannot return) is
@@ -70,7 +75,7 @@ class AgentHarness:
         self.server: AgentServer = build_server(
             settings, store=InMemoryTaskStore(), broker=self._broker, context_store=self.context_store
         )
-        self._worker = self.server.worker(_Recording(as_executor(agent), self._errors))
+        self._worker = self.server.worker(_Recording(resolve_agent(agent), self._errors))
         self._streams = TaskStreams(self.server.engine)
         self._caller = Caller()
         self._runs: dict[str, asyncio.Task[None]] = {}  # task id -> its turn running in the worker
@@ -104,7 +109,12 @@ class AgentHarness:
         request = SendRequest(self._message(content, task_id, context_id), blocking=False, metadata=metadata)
         submission = await self.server.engine.submit(request, self._caller)
         task = submission.operation.task_id
-        return await self.wait(task) if wait else await self.get(task)
+        if not wait:
+            return await self.get(task)
+        result = await self.wait(task)
+        view = await self.server.ledger.view(task, history_length=0)
+        reply = reply_of(view.head, submission.operation.run_id)
+        return result if reply is None else TaskResult(result.task, result.error, reply=reply)
 
     async def reply(
         self,
@@ -125,13 +135,14 @@ class AgentHarness:
         context_id: str | None = None,
         metadata: dict[str, Any] | None = None,
     ) -> StreamedTurn:
-        """Send as a streaming client does: every event of the turn, in order, then the task."""
+        """Send as a streaming client does: every event of the turn, in order, then the task (a
+        turn the agent answered with a message alone streams that `Message` only)."""
         request = SendRequest(self._message(content, task_id, context_id), metadata=metadata)
-        items = await self._streams.message_stream(request, self._caller)
+        submission, items = await self._streams.open(request, self._caller)
         events = [event async for event in self._events(items)]
-        opened = events[0]  # a stream opens with the task
-        assert isinstance(opened, Task)
-        return StreamedTurn(events, await self.wait(opened.id))
+        task = await self.wait(submission.operation.task_id)
+        reply = events[0] if isinstance(events[0], Message) else None
+        return StreamedTurn(events, task if reply is None else TaskResult(task.task, task.error, reply=reply))
 
     async def subscribe(self, task: TaskLike) -> AsyncIterator[Event]:
         """The task's events from now until its turn ends: the task first, then its updates
@@ -242,7 +253,7 @@ class AgentHarness:
 
 
 def run_agent(
-    agent: AgentExecutor | AgentFunction | None = None,
+    agent: object = None,
     *,
     settings: Settings | None = None,
     raise_agent_errors: bool = True,
@@ -255,23 +266,23 @@ def run_agent(
     return AgentHarness(agent, settings=settings, raise_agent_errors=raise_agent_errors, timeout=timeout)
 
 
-def project_agent(start: Path | str | None = None) -> AgentExecutor:
+def project_agent(start: Path | str | None = None) -> Agent:
     """The agent ``[tool.a2a-serverless]`` names in the nearest ``pyproject.toml`` (from ``start``,
     default the current directory, up), imported as ``a2a-serverless dev`` imports it: the
     project's code first on ``sys.path``. Raises `ProjectError` outside a project."""
     return import_agent(find_agent(start=start, default=None))
 
 
-class _Recording(AgentExecutor):
+class _Recording(Agent):
     """The agent, with what it raised kept for the test (the worker still fails the task)."""
 
-    def __init__(self, agent: AgentExecutor, errors: dict[str, BaseException]) -> None:
+    def __init__(self, agent: Agent, errors: dict[str, BaseException]) -> None:
         self.agent = agent
         self.errors = errors
 
-    async def execute(self, ctx: TaskContext) -> Content | None:
+    async def run(self, ctx: TaskContext) -> Content | None:
         try:
-            result = await self.agent.execute(ctx)
+            result = await self.agent.run(ctx)
             if result is not None and not ctx.ended:
                 to_parts(result)  # content the worker cannot send raises here, where the test sees it
             return result

@@ -19,7 +19,7 @@ from a2a_core.domain import (
     TextPart,
 )
 
-Event = Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent
+Event = Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent
 
 
 def text_of(parts: Sequence[Part]) -> str:
@@ -39,6 +39,9 @@ class TaskResult:
     task: Task
     # The exception the agent raised in its last turn, when the harness was told not to raise it.
     error: BaseException | None = field(default=None, compare=False)
+    # The message the agent answered with instead of a task (``ctx.reply`` on a first turn):
+    # what SendMessage returned. The task holds it too, completed, as its status message.
+    reply: Message | None = field(default=None, compare=False)
 
     @property
     def id(self) -> str:

@@ -146,7 +146,7 @@ def v0_methods(
     send = _decoder(MessageSendParams, _send)
     ref = _decoder(TaskIdParams, _ref)
     return {
-        MethodName.message_send: _with_fasta2a(_method(send, engine.send_message), fasta2a_compat, tenant),
+        MethodName.message_send: _with_fasta2a(_method(send, engine.answer_message), fasta2a_compat, tenant),
         MethodName.message_stream: _with_fasta2a(
             _method(send, streams.message_stream, streaming=True)
             if streams

@@ -118,7 +118,7 @@ SEND_MESSAGE = Operation(
     "SendMessage",
     wq.SendMessageRequest,
     http=(_post("/message:send"),),
-    serve=lambda s: s.engine.send_message,
+    serve=lambda s: s.engine.answer_message,
     decode_params=rq.send_from_v1,
     encode_result=rs.sent_json,
     encode_params=rq.send_to_v1,

@@ -1,8 +1,9 @@
 """A two-turn agent: it outlines a piece about the topic it is given, asks who the piece is for
 (the task waits for the answer: ``input-required``), and completes the task on the reply.
 
-``ctx.history`` holds the task's recent messages, so the agent knows which turn this is; a client
-answers by sending its reply to the same task. Put your model calls in place of the outline.
+``ctx.turn`` says which turn of the task this is (1 for the message that created it, counted by
+the server); a client answers by sending its reply to the same task. Put your model calls in
+place of the outline.
 """
 
 from a2a_core import TaskContext
@@ -11,7 +12,7 @@ QUESTION = "Who is the piece for: beginners or experts?"
 
 
 async def agent(ctx: TaskContext) -> str | None:
-    if _first_turn(ctx):
+    if ctx.turn == 1:
         topic = ctx.text or "your topic"
         await ctx.update(f"Outlining a piece about {topic}...")  # progress
         await ctx.artifact(_outline(topic), name="outline")  # a result the task keeps
@@ -19,10 +20,6 @@ async def agent(ctx: TaskContext) -> str | None:
         return None
     audience = ctx.text or "everyone"
     return f"Done: the outline is written for {audience}."  # the task completes with this message
-
-
-def _first_turn(ctx: TaskContext) -> bool:
-    return sum(1 for message in ctx.history if message.role == "user") == 1
 
 
 def _outline(topic: str) -> str:

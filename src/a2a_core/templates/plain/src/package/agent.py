@@ -5,7 +5,7 @@ recent messages. Return text (or a dict, a Part, a list of Parts) to complete th
 ``await ctx.update(...)`` reports progress and ``await ctx.artifact(...)`` hands back a result.
 To ask the user a question and go on with the answer, see ``a2a-serverless init --template
 multiturn``. Put your model or framework call here (a pydantic-ai Agent plugs in with
-``a2a_core.adapters.pydantic_ai.PydanticAIExecutor``).
+``a2a_core.adapters.pydantic_ai.PydanticAIAgent``).
 """
 
 from a2a_core import TaskContext

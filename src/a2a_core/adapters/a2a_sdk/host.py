@@ -1,0 +1,135 @@
+"""`ExecutorAgent`: one turn of a task is one ``execute`` of the a2a-sdk executor (see the package
+docstring for what it gets and how its events are written)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from types import ModuleType
+from typing import Any
+
+from a2a_core.adapters.a2a_sdk.events import TurnEvents
+from a2a_core.core.context import TaskContext
+from a2a_core.core.errors import InvalidAgentResponseError, TaskCanceledError, TurnLostError
+from a2a_core.core.executor import Agent, Content
+from a2a_core.domain import Message, Role, Task, TaskState, TaskStatus
+
+logger = logging.getLogger(__name__)
+
+# How long a canceled task's executor gets for its cancel(), and then to stop once cancelled.
+CANCEL_SECONDS = 1.0
+STOP_SECONDS = 0.5
+
+
+def installed_generation() -> ModuleType:
+    """The module speaking the installed a2a-sdk's types: `sdk1` (1.x) or `sdk03` (0.3)."""
+    try:
+        importlib.import_module("a2a.types.a2a_pb2")
+    except ImportError:
+        return importlib.import_module("a2a_core.adapters.a2a_sdk.sdk03")
+    return importlib.import_module("a2a_core.adapters.a2a_sdk.sdk1")
+
+
+class ExecutorAgent(Agent):
+    def __init__(self, executor: Any) -> None:
+        """Host ``executor``, an a2a-sdk ``AgentExecutor`` of the installed a2a-sdk."""
+        self.executor = executor
+        self.sdk = installed_generation()
+
+    async def run(self, ctx: TaskContext) -> Content | None:
+        history = await ctx.load_history() if ctx.turn > 1 else ctx.history
+        current = current_task(ctx, history, message_in_history=self.sdk.MESSAGE_IN_HISTORY)
+        context = self.sdk.request_context(ctx, current, await ctx.referenced_tasks())
+        events = TurnEvents(ctx, known_messages={message.message_id for message in history})
+
+        async def write(raw: object) -> None:
+            try:
+                event = self.sdk.event(raw)
+            except InvalidAgentResponseError as error:
+                events.refuse(error)
+                return
+            await events.handle(event)
+
+        execute = asyncio.create_task(self.executor.execute(context, self.sdk.Queue(write)))
+        stopped = asyncio.create_task(_first(ctx.wait_interrupted(), events.refusal.wait()))
+        try:
+            await asyncio.wait({execute, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:
+            execute.cancel()
+            raise
+        finally:
+            stopped.cancel()
+        if not execute.done():
+            await self._stop(execute, ctx, current)
+        elif ctx.interruption is None and events.refused is None:
+            execute.result()  # what the executor raised fails the task
+        if events.refused is not None:
+            raise events.refused
+        return None
+
+    async def _stop(self, execute: asyncio.Task[None], ctx: TaskContext, current: Task | None) -> None:
+        """Stop the executor: its task was canceled (tell it first), its turn lost, or what it
+        enqueued was refused."""
+        if isinstance(ctx.interruption, TaskCanceledError) and not isinstance(
+            ctx.interruption, TurnLostError
+        ):
+            canceled = (current or ctx.task).model_copy(
+                update={"status": TaskStatus(state=TaskState.canceled)}
+            )
+            try:
+                async with asyncio.timeout(CANCEL_SECONDS):
+                    await self.executor.cancel(
+                        self.sdk.cancel_context(ctx, canceled), self.sdk.Queue(_dropped)
+                    )
+            # Many executors raise "cancel not supported" (or anything): the task is canceled anyway.
+            except Exception as error:  # noqa: BLE001
+                logger.info("task %s: the executor's cancel() raised %r", ctx.task_id, error)
+        execute.cancel()
+        done, _ = await asyncio.wait({execute}, timeout=STOP_SECONDS)
+        if not done:
+            logger.warning("task %s: the executor ignored its cancellation", ctx.task_id)
+        else:
+            with contextlib.suppress(BaseException):
+                execute.result()
+
+
+def current_task(ctx: TaskContext, history: list[Message], *, message_in_history: bool) -> Task | None:
+    """The task as a2a-sdk's server hands it to ``execute``: None on a task's first turn; on a
+    later one, in the state it waited in, with its history before this turn's message (1.x,
+    the question asked as the status message) or through it (0.3)."""
+    if ctx.turn == 1:
+        return None
+    started = next(
+        (i for i in range(len(history) - 1, -1, -1) if history[i].message_id == ctx.message.message_id),
+        len(history),
+    )
+    before = history[:started]
+    state = ctx.resumed_from or TaskState.input_required
+    if message_in_history:
+        status, kept = TaskStatus(state=state), [*before, ctx.message]
+    else:
+        asked = before[-1] if before and before[-1].role == Role.agent else None
+        status, kept = TaskStatus(state=state, message=asked), before[:-1] if asked else before
+    return Task(
+        id=ctx.task_id,
+        context_id=ctx.context_id,
+        status=status,
+        history=kept,
+        artifacts=ctx.task.artifacts,
+        metadata=ctx.task.metadata,
+    )
+
+
+async def _first(*waits: Any) -> None:
+    tasks = [asyncio.ensure_future(wait) for wait in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+
+
+async def _dropped(event: object) -> None:
+    """What a canceled task's executor enqueues (its own ``canceled`` status among it)."""
