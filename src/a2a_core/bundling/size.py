@@ -9,6 +9,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from a2a_core.bundling.closures import canonical
+
 MB = 1024 * 1024
 # A zip function's code and layers, unzipped (Lambda quotas: "250 MB"; MiB, as Lambda counts).
 ZIP_LIMIT = 250 * MB
@@ -55,12 +57,15 @@ def _owners(root: Path) -> dict[str, str]:
 
 
 def _distribution(info: Path) -> str:
+    """The distribution's canonical name (PEP 503: ``pydantic_core`` is ``pydantic-core``)."""
+    name = info.name.removesuffix(".dist-info").rsplit("-", 1)[0]
     for line in (info / "METADATA").read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("Name:"):
-            return line.removeprefix("Name:").strip()
+            name = line.removeprefix("Name:").strip()
+            break
         if not line:
             break
-    return info.name.removesuffix(".dist-info").rsplit("-", 1)[0]
+    return canonical(name)
 
 
 def _source_of(relative: str) -> str:
