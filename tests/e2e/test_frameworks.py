@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from a2a.types import GetTaskRequest, Message, Part, Role, Task, TaskState
+from a2a.types import GetTaskRequest, Message, Part, Role, StreamResponse, Task, TaskState
 from google.protobuf import json_format
 
 from clients import sdk13
@@ -236,7 +236,9 @@ async def test_strands_asks_before_it_counts_and_counts_once_approved(
         asked = await sdk13.send(client, sdk13.user_message("count the quick brown fox"))
         assert asked.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
         assert "May I count the words of 'the quick brown fox'?" in _texts(asked.status.message)
-        (pending,) = _data(asked.status.message)["interrupts"]
+        interrupts = _data(asked.status.message)["interrupts"]
+        assert isinstance(interrupts, list)
+        (pending,) = interrupts
         approval = {"interruptResponse": {"interruptId": pending["interruptId"], "response": "yes"}}
         done = await sdk13.send(client, _data_message(approval, asked))
     assert done.status.state == TaskState.TASK_STATE_COMPLETED
@@ -260,12 +262,9 @@ def _answer(task: Task) -> str:
     return sdk13.text_of(task.artifacts[-1].parts)
 
 
-def _agent_messages(events: list[object]) -> list[Message]:
-    return [
-        e.status_update.status.message  # type: ignore[attr-defined]
-        for e in events
-        if e.HasField("status_update") and e.status_update.status.HasField("message")  # type: ignore[attr-defined]
-    ]
+def _agent_messages(events: Sequence[StreamResponse]) -> list[Message]:
+    updates = [e.status_update for e in events if e.HasField("status_update")]
+    return [update.status.message for update in updates if update.status.HasField("message")]
 
 
 def _kind(message: Message) -> str:
@@ -281,7 +280,7 @@ def _data(message: Message) -> dict[str, object]:
     return dict(json_format.MessageToDict(part)["data"])
 
 
-def _data_message(data: dict[str, object], task: Task) -> Message:
+def _data_message(data: Mapping[str, object], task: Task) -> Message:
     message = sdk13.user_message("", task_id=task.id, context_id=task.context_id)
     del message.parts[:]
     message.parts.append(json_format.ParseDict({"data": data}, Part()))

@@ -63,13 +63,13 @@ class RecordingQueue:
         return getattr(self._queue, name)
 
 
-class Recording(AgentExecutor):  # type: ignore[misc]
+class Recording(AgentExecutor):
     def __init__(self, executor: AgentExecutor, log: str) -> None:
         self.executor = executor
         self.log = log
 
     async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        queue = RecordingQueue(event_queue, self.log, context.task_id)
+        queue: Any = RecordingQueue(event_queue, self.log, context.task_id)  # an EventQueue to it
         await self.executor.execute(context, queue)
 
     async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.anyio  # async tests, on asyncio (tests/conftest.py)
 
 def approval(task: TaskResult, answer: str) -> dict[str, object]:
     """The reply to the task's pending interrupt: a data part Strands' executor recognizes."""
-    (pending,) = task.data["interrupts"]  # type: ignore[index]
+    (pending,) = task.data["interrupts"]  # type: ignore[index,misc]
     return {"interruptResponse": {"interruptId": pending["interruptId"], "response": answer}}
 
 
