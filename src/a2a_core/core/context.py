@@ -9,7 +9,6 @@ task log that clients see at once (through `Attempt`, fenced to this attempt of 
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,8 @@ from pydantic import JsonValue
 from a2a_core.core.attempt import Attempt
 from a2a_core.core.changes import status
 from a2a_core.core.content import Content, to_parts
-from a2a_core.core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
+from a2a_core.core.context_store import ContextStore, ContextUpdate
+from a2a_core.core.conversation import Conversation
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.records import (
@@ -85,8 +85,7 @@ class TaskContext:
         self._owner = head.owner if head is not None else None
         self._turn_key = turn_key or f"{task.id}:{run_id}"
         self._artifacts_named = 0
-        self._context_store = context_store
-        self._context_version: int | None = None  # what `update_context` builds on
+        self._conversation = Conversation(context_store, task.context_id, self._owner, self.attempt)
         self._request = request or TurnRequest()
         self.task = task
         self.run_id = run_id
@@ -174,51 +173,26 @@ class TaskContext:
         """Look at the task now (one read); True once a client has canceled it."""
         return (await self.attempt.call(self._ledger.head(self.task_id))).state == TaskState.canceled
 
-    # --- the context store -------------------------------------------------------------------
+    # --- the context store: the agent's own state for the conversation ----------------------
 
     @property
     def context_store(self) -> ContextStore:
         """The store of per-context agent state; `RuntimeError` if the worker was given none."""
-        if self._context_store is None:
-            raise RuntimeError("this worker has no context store: pass context_store= to build_server/Worker")
-        return self._context_store
-
-    @property
-    def _context_key(self) -> str:
-        """Where this task's context is stored: per owner, since a contextId is client-chosen
-        and another caller naming the same one must not read or change this caller's state."""
-        if not self._owner or self._owner == ANONYMOUS_OWNER:  # without authentication, one tenant
-            return self.context_id
-        return f"{hashlib.sha256(self._owner.encode()).hexdigest()[:32]}:{self.context_id}"
+        return self._conversation.store
 
     async def load_context(self) -> JsonValue | None:
         """The value stored for this task's context, or None; `update_context` builds on it."""
-        stored = await self.attempt.call(self.context_store.load_context(self._context_key))
-        self._context_version = NO_CONTEXT if stored is None else stored.version
-        return None if stored is None else stored.value
+        return await self._conversation.load()
 
     async def update_context(self, value: JsonValue) -> None:
-        """Store ``value`` for this context, unless it changed since this turn's `load_context`.
-
-        Raises `ContextConflictError` when another task of the context stored a value in between
-        (its update is kept; load again and decide). Without a `load_context` first, ``value``
-        replaces whatever is stored. To merge with concurrent writers, use `change_context`.
-        """
-        if self._context_version is None:
-            await self.load_context()
-        assert self._context_version is not None
-        self._context_version = await self.attempt.call(
-            self.context_store.update_context(
-                self._context_key, value, expected_version=self._context_version
-            )
-        )
+        """Store ``value`` for this context, unless another task of the context stored a value
+        since this turn's `load_context`: then `ContextConflictError` (see `Conversation.update`)."""
+        await self._conversation.update(value)
 
     async def change_context(self, fn: ContextUpdate) -> JsonValue:
         """Store ``fn(current value or None)`` for this context, retried on the fresh value after
         a concurrent write (so ``fn`` must only compute); returns what was stored."""
-        stored = await self.attempt.call(self.context_store.update(self._context_key, fn))
-        self._context_version = stored.version
-        return stored.value
+        return await self._conversation.change(fn)
 
     # --- emitting ----------------------------------------------------------------------------
 
@@ -345,7 +319,7 @@ class TaskContext:
         self._artifacts_named += 1
         return str(uuid.uuid5(_ARTIFACT_IDS, f"{self._turn_key}:{self._artifacts_named}"))
 
-    # --- what the worker reads ---------------------------------------------------------------
+    # --- what the worker reads (the rest is on `attempt`) ------------------------------------
 
     @property
     def lease(self) -> RunLease | None:
@@ -361,7 +335,3 @@ class TaskContext:
     def interruption(self) -> Exception | None:
         """Why this run cannot go on (the turn lost or canceled, the store unavailable), or None."""
         return self.attempt.interruption
-
-    async def wait_interrupted(self) -> Exception:
-        """Return `interruption` once this run cannot go on (the worker stops the agent then)."""
-        return await self.attempt.wait_interrupted()

@@ -56,7 +56,7 @@ async def run_agent(
     and the cancellation propagates.
     """
     agent = asyncio.create_task(executor.run(ctx), name=f"agent {ctx.task_id}")
-    interrupted = asyncio.create_task(ctx.wait_interrupted())
+    interrupted = asyncio.create_task(ctx.attempt.wait_interrupted())
     watcher = asyncio.create_task(ctx.attempt.watch_cancel(poll_max=cancel_poll))
     try:
         done, _ = await asyncio.wait(

@@ -53,7 +53,7 @@ class ExecutorAgent(Agent):
             await events.handle(event)
 
         execute = asyncio.create_task(self.executor.execute(context, self.sdk.Queue(write)))
-        stopped = asyncio.create_task(_first(ctx.wait_interrupted(), events.refusal.wait()))
+        stopped = asyncio.create_task(_first(ctx.attempt.wait_interrupted(), events.refusal.wait()))
         try:
             await asyncio.wait({execute, stopped}, return_when=asyncio.FIRST_COMPLETED)
         except BaseException:
@@ -61,38 +61,41 @@ class ExecutorAgent(Agent):
             raise
         finally:
             stopped.cancel()
+        if _canceled(ctx):  # told even when execute returned meanwhile (its writes were refused)
+            await self._cancel(ctx, current)
         if not execute.done():
-            await self._stop(execute, ctx, current)
+            await _stop(execute, ctx)
         elif ctx.interruption is None and events.refused is None:
             execute.result()  # what the executor raised fails the task
         if events.refused is not None:
             raise events.refused
         return None
 
-    async def _stop(self, execute: asyncio.Task[None], ctx: TaskContext, current: Task | None) -> None:
-        """Stop the executor: its task was canceled (tell it first), its turn lost, or what it
-        enqueued was refused."""
-        if isinstance(ctx.interruption, TaskCanceledError) and not isinstance(
-            ctx.interruption, TurnLostError
-        ):
-            canceled = (current or ctx.task).model_copy(
-                update={"status": TaskStatus(state=TaskState.canceled)}
-            )
-            try:
-                async with asyncio.timeout(CANCEL_SECONDS):
-                    await self.executor.cancel(
-                        self.sdk.cancel_context(ctx, canceled), self.sdk.Queue(_dropped)
-                    )
-            # Many executors raise "cancel not supported" (or anything): the task is canceled anyway.
-            except Exception as error:  # noqa: BLE001
-                logger.info("task %s: the executor's cancel() raised %r", ctx.task_id, error)
-        execute.cancel()
-        done, _ = await asyncio.wait({execute}, timeout=STOP_SECONDS)
-        if not done:
-            logger.warning("task %s: the executor ignored its cancellation", ctx.task_id)
-        else:
-            with contextlib.suppress(BaseException):
-                execute.result()
+    async def _cancel(self, ctx: TaskContext, current: Task | None) -> None:
+        """Tell the executor its task was canceled (what it enqueues then is dropped)."""
+        canceled = (current or ctx.task).model_copy(update={"status": TaskStatus(state=TaskState.canceled)})
+        try:
+            async with asyncio.timeout(CANCEL_SECONDS):
+                await self.executor.cancel(self.sdk.cancel_context(ctx, canceled), self.sdk.Queue(_dropped))
+        # Many executors raise "cancel not supported" (or anything): the task is canceled anyway.
+        except Exception as error:  # noqa: BLE001
+            logger.info("task %s: the executor's cancel() raised %r", ctx.task_id, error)
+
+
+def _canceled(ctx: TaskContext) -> bool:
+    interruption = ctx.interruption
+    return isinstance(interruption, TaskCanceledError) and not isinstance(interruption, TurnLostError)
+
+
+async def _stop(execute: asyncio.Task[None], ctx: TaskContext) -> None:
+    """Cancel ``execute`` (its task canceled, its turn lost, or what it enqueued refused)."""
+    execute.cancel()
+    done, _ = await asyncio.wait({execute}, timeout=STOP_SECONDS)
+    if not done:
+        logger.warning("task %s: the executor ignored its cancellation", ctx.task_id)
+    else:
+        with contextlib.suppress(BaseException):
+            execute.result()
 
 
 def current_task(ctx: TaskContext, history: list[Message], *, message_in_history: bool) -> Task | None:

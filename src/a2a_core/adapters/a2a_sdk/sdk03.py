@@ -7,15 +7,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from a2a import types as sdk
-from a2a.auth.user import User
 from a2a.server.agent_execution import RequestContext
-from a2a.server.context import ServerCallContext
 from a2a.server.events.event_queue import EventQueue
 from pydantic import BaseModel, ValidationError
 
+from a2a_core.adapters.a2a_sdk.calls import call_context
 from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError
-from a2a_core.core.records import ANONYMOUS_OWNER
 from a2a_core.domain import Task, stream_event_adapter
 from a2a_core.domain._base import to_wire
 from a2a_core.protocol.v1.codec import StreamEvent
@@ -27,21 +25,6 @@ MESSAGE_IN_HISTORY = True
 
 _EVENTS = (sdk.Task, sdk.Message, sdk.TaskStatusUpdateEvent, sdk.TaskArtifactUpdateEvent)
 M = TypeVar("M", bound=BaseModel)
-
-
-class Caller(User):
-    """The principal the task belongs to, as a2a-sdk's `ServerCallContext.user`."""
-
-    def __init__(self, principal: str) -> None:
-        self._principal = principal
-
-    @property
-    def is_authenticated(self) -> bool:
-        return self._principal != ANONYMOUS_OWNER
-
-    @property
-    def user_name(self) -> str:
-        return "" if self._principal == ANONYMOUS_OWNER else self._principal
 
 
 class Queue(EventQueue):
@@ -72,13 +55,16 @@ def request_context(ctx: TaskContext, current: Task | None, related: list[Task])
         context_id=ctx.context_id,
         task=None if current is None else _to(sdk.Task, current),
         related_tasks=[_to(sdk.Task, related_task) for related_task in related],
-        call_context=_call(ctx),
+        call_context=call_context(ctx),
     )
 
 
 def cancel_context(ctx: TaskContext, current: Task) -> RequestContext:
     return RequestContext(
-        task_id=ctx.task_id, context_id=ctx.context_id, task=_to(sdk.Task, current), call_context=_call(ctx)
+        task_id=ctx.task_id,
+        context_id=ctx.context_id,
+        task=_to(sdk.Task, current),
+        call_context=call_context(ctx),
     )
 
 
@@ -96,7 +82,3 @@ def event(raw: object) -> StreamEvent:
         raise InvalidAgentResponseError(
             f"the executor enqueued an invalid {type(raw).__name__}: {error}"
         ) from None
-
-
-def _call(ctx: TaskContext) -> ServerCallContext:
-    return ServerCallContext(user=Caller(ctx.principal), requested_extensions=set(ctx.extensions))

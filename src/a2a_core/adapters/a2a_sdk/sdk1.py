@@ -7,19 +7,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from a2a.auth.user import User
 from a2a.server.agent_execution import RequestContext
-from a2a.server.context import ServerCallContext
 from a2a.server.events.event_queue import EventQueue
 from a2a.types import a2a_pb2
 from google.protobuf import json_format
 from google.protobuf.message import Message as Proto
 from pydantic import ValidationError
 
+from a2a_core.adapters.a2a_sdk.calls import call_context
 from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError
-from a2a_core.core.records import ANONYMOUS_OWNER
-from a2a_core.domain import Message, Task
+from a2a_core.domain import Task
 from a2a_core.protocol.v1.codec import StreamEvent, event_from_v1, message_to_v1, task_to_v1
 from a2a_core.protocol.v1.wire import tasks as wt
 from a2a_core.protocol.v1.wire.protojson import dump
@@ -35,21 +33,6 @@ _KEYS: dict[type[Proto], str] = {
     a2a_pb2.TaskStatusUpdateEvent: "statusUpdate",
     a2a_pb2.TaskArtifactUpdateEvent: "artifactUpdate",
 }
-
-
-class Caller(User):
-    """The principal the task belongs to, as a2a-sdk's `ServerCallContext.user`."""
-
-    def __init__(self, principal: str) -> None:
-        self._principal = principal
-
-    @property
-    def is_authenticated(self) -> bool:
-        return self._principal != ANONYMOUS_OWNER
-
-    @property
-    def user_name(self) -> str:
-        return "" if self._principal == ANONYMOUS_OWNER else self._principal
 
 
 class Queue(EventQueue):
@@ -78,7 +61,7 @@ def request_context(ctx: TaskContext, current: Task | None, related: list[Task])
         body["metadata"] = ctx.metadata
     request = json_format.ParseDict(body, a2a_pb2.SendMessageRequest(), ignore_unknown_fields=True)
     return RequestContext(
-        _call(ctx),
+        call_context(ctx),
         request,
         task_id=ctx.task_id,
         context_id=ctx.context_id,
@@ -89,7 +72,7 @@ def request_context(ctx: TaskContext, current: Task | None, related: list[Task])
 
 def cancel_context(ctx: TaskContext, current: Task) -> RequestContext:
     return RequestContext(
-        _call(ctx), None, task_id=ctx.task_id, context_id=ctx.context_id, task=task(current)
+        call_context(ctx), None, task_id=ctx.task_id, context_id=ctx.context_id, task=task(current)
     )
 
 
@@ -108,12 +91,3 @@ def event(raw: object) -> StreamEvent:
         raise InvalidAgentResponseError(
             f"the executor enqueued an invalid {type(raw).__name__}: {error}"
         ) from None
-
-
-def message(value: Message) -> a2a_pb2.Message:
-    converted: a2a_pb2.Message = json_format.ParseDict(dump(message_to_v1(value)), a2a_pb2.Message())
-    return converted
-
-
-def _call(ctx: TaskContext) -> ServerCallContext:
-    return ServerCallContext(user=Caller(ctx.principal), requested_extensions=set(ctx.extensions))
