@@ -74,8 +74,8 @@ TEMPLATES = {
         extra="adk",
     ),
     "agent-framework": Template(
-        "a Microsoft Agent Framework agent with a tool, through its A2A executor",
-        "Counts words with a tool (Microsoft Agent Framework), streaming its answer.",
+        "a Microsoft Agent Framework agent streaming its answer, through its A2A executor",
+        "Counts words (Microsoft Agent Framework), streaming its answer.",
         (_COUNT,),
         extra="agent-framework",
     ),
