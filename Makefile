@@ -9,7 +9,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock executors-lock
+.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock frameworks-lock executors-lock
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -70,8 +70,31 @@ executors-lock: | $(UV)
 			-o $(EXECUTORS_DIR)/$$env.txt; \
 	done
 
+# Agent frameworks hosted through their own A2A executors (tests/frameworks/), one venv each: the
+# kit, editable, with its `local` extra and the framework's (`adk`, `agent-framework`,
+# `strands`), beside the a2a-sdk the framework runs on (ADK on 1.3 and on 0.3). Pinned and hashed;
+# no bytecode compiled ahead (the tests import a small part of each framework).
+FRAMEWORK_ENVS := adk-1.3 adk-0.3 agent-framework strands
+FRAMEWORKS_DIR := tests/frameworks/requirements
+
+.venv-frameworks/%/.synced: $(FRAMEWORKS_DIR)/%.txt | $(UV)
+	$(UV) venv --quiet --clear --python $(PYTHON) .venv-frameworks/$*
+	UV_COMPILE_BYTECODE=0 $(UV) pip sync --quiet --require-hashes --python .venv-frameworks/$*/bin/python $<
+	UV_COMPILE_BYTECODE=0 $(UV) pip install --quiet --no-deps --no-build-isolation \
+		--python .venv-frameworks/$*/bin/python -e .
+	touch $@
+
+# Re-pin the framework environments (after changing a version there, or the kit's extras): each
+# env's extra is its name without the a2a-sdk version (adk-1.3: adk).
+frameworks-lock: | $(UV)
+	for env in $(FRAMEWORK_ENVS); do \
+		$(UV) pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+			--extra local --extra $${env%-[0-9]*} --custom-compile-command "make frameworks-lock" \
+			$(FRAMEWORKS_DIR)/$$env.in pyproject.toml -o $(FRAMEWORKS_DIR)/$$env.txt; \
+	done
+
 setup: $(VENV)/.synced node_modules/.installed $(CLIENT_ENVS:%=.venv-clients/%/.synced) \
-	$(EXECUTOR_ENVS:%=.venv-executors/%/.synced)
+	$(EXECUTOR_ENVS:%=.venv-executors/%/.synced) $(FRAMEWORK_ENVS:%=.venv-frameworks/%/.synced)
 
 setup-dev: $(VENV)/.synced-dev
 
@@ -114,4 +137,4 @@ bench: setup
 	$(VENV)/bin/python bench/warm_latency.py
 
 clean:
-	rm -rf $(VENV) .venv-clients .venv-executors $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site
+	rm -rf $(VENV) .venv-clients .venv-executors .venv-frameworks $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site

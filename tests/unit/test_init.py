@@ -68,6 +68,40 @@ def test_init_writes_a_project_that_names_its_agent_once(tmp_path: Path, templat
     assert "\n  a2a-serverless dev " in out
 
 
+@pytest.mark.parametrize("template", ["adk", "agent-framework", "strands"])
+def test_a_framework_template_depends_on_the_kit_with_the_frameworks_extra(
+    tmp_path: Path, template: str
+) -> None:
+    """Its agent is a factory of the framework's executor, its tests run on a scripted model."""
+    code, _, err = init(str(tmp_path / "demo"), "--template", template, "--kit-source", str(KIT))
+    assert (code, err) == (0, "")
+    root = tmp_path / "demo"
+    assert written(root) == FILES | {"tests/scripted.py"}
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    # The framework itself too: the worker's bundle carries the project's own dependencies.
+    framework = {
+        "adk": "google-adk[a2a]",
+        "agent-framework": "agent-framework-a2a",
+        "strands": "strands-agents[a2a]",
+    }
+    kit, direct = pyproject["project"]["dependencies"]
+    assert kit == f"a2a-serverless[{template}]"
+    assert direct.startswith(framework[template])
+    assert pyproject["dependency-groups"]["dev"] == ["a2a-serverless[local,cdk]", "pytest>=8"]
+    assert load_project(root).agent == "demo.agent:agent"
+    assert "from demo.agent import agent as build_executor\n" in (root / "tests" / "scripted.py").read_text()
+    assert "def agent(" in (root / "src" / "demo" / "agent.py").read_text()
+
+
+def test_init_help_names_every_template() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out), pytest.raises(SystemExit):
+        main(["init", "--help"])
+    shown = "".join(out.getvalue().split())  # argparse wraps lines, at hyphens too
+    for name in ("plain", "multiturn", "adk", "agent-framework", "strands"):
+        assert f"{name}:" in shown
+
+
 def test_the_cdk_app_is_configured_like_this_repositorys_and_works_offline(tmp_path: Path) -> None:
     init(str(tmp_path / "demo"), "--kit-source", str(KIT))
     cdk = json.loads((tmp_path / "demo" / "cdk.json").read_text())

@@ -37,7 +37,7 @@ WEB_SERVER_SCRIPT = "run.sh"
 # How the API function's uvicorn runs behind the Lambda Web Adapter (run.sh).
 UVICORN_OPTIONS = ("--lifespan", "off", "--no-access-log")
 # Bump when the layout or the build steps change without any input changing.
-BUNDLE_FORMAT = "3"
+BUNDLE_FORMAT = "4"
 PLATFORMS = {"arm64": "aarch64", "x86_64": "x86_64"}
 # The start command the Lambda Web Adapter runs (AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap): it waits
 # for /healthz, then forwards every API Gateway request to this server and streams the answer back.

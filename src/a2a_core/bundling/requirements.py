@@ -19,6 +19,7 @@ from pathlib import Path
 
 from a2a_core.bundling import closures
 from a2a_core.bundling.uv import BundlingError, run
+from a2a_core.bundling.wheels import lambda_platform
 from a2a_core.project import KIT_DISTRIBUTION, LockedDependencies, Project, RequirementsFile
 
 _PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*==\s*([^\s;]+)")
@@ -129,7 +130,7 @@ def _resolved(path: Path, uv: str, platform: str, python_version: str, constrain
             sys.executable,
             "--no-python-downloads",
             "--python-platform",
-            f"{platform}-manylinux2014",
+            lambda_platform(platform, python_version),
             "--python-version",
             python_version,
             "--constraint",

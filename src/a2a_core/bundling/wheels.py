@@ -11,6 +11,17 @@ from pathlib import Path
 from a2a_core.bundling import closures
 from a2a_core.bundling.uv import run
 
+# The C library of the Lambda runtime's Amazon Linux: python3.11's is AL2 (glibc 2.26; uv's
+# nearest tag below it is manylinux2014, glibc 2.17), later ones AL2023 (2.34). Some projects
+# ship no wheel as old as manylinux2014 any more (greenlet, which SQLAlchemy needs).
+MANYLINUX = {"3.11": "manylinux2014"}
+AL2023 = "manylinux_2_34"
+
+
+def lambda_platform(platform: str, python_version: str) -> str:
+    """uv's ``--python-platform`` for a Lambda runtime: ``aarch64-manylinux_2_34`` for 3.13 on arm64."""
+    return f"{platform}-{MANYLINUX.get(python_version, AL2023)}"
+
 
 def install_wheels(
     output: Path, requirements: str, *, platform: str, python_version: str, uv: str, cwd: Path | None = None
@@ -31,7 +42,7 @@ def install_wheels(
                 "--python",
                 sys.executable,  # only for uv's own bookkeeping: the platform and version are given
                 "--python-platform",
-                f"{platform}-manylinux2014",
+                lambda_platform(platform, python_version),
                 "--python-version",
                 python_version,
                 "--only-binary",

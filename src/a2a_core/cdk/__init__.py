@@ -29,6 +29,7 @@ from a2a_core.cdk.options import (
     FunctionOptions,
     JwtIssuer,
     StreamingMode,
+    WorkerPackage,
 )
 from a2a_core.cdk.props import A2AServiceProps
 from a2a_core.cdk.service import A2AService
@@ -51,6 +52,7 @@ __all__ = [
     "Project",
     "ProjectError",
     "StreamingMode",
+    "WorkerPackage",
     "find_project",
     "load_project",
 ]

@@ -15,7 +15,7 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
-from a2a_core.cdk import web_adapter
+from a2a_core.cdk import web_adapter, worker_image
 from a2a_core.cdk.options import AuthMode, ConfigurationError, FunctionOptions, JwtIssuer, StreamingMode
 from a2a_core.cdk.queues import RunQueues
 from a2a_core.cdk.storage import TaskStorage
@@ -58,7 +58,9 @@ class ServiceFunctions(Construct):
         description: str,
         environment: Mapping[str, str] | None = None,
         layers: Sequence[lambda_.ILayerVersion] = (),
+        image: bool = False,
     ) -> lambda_.Function:
+        """``image``: the code is a container image, which names its own handler and runtime."""
         role = iam.Role(
             self,
             f"{name}Role",
@@ -70,17 +72,17 @@ class ServiceFunctions(Construct):
             self,
             name,
             description=description,
-            runtime=self._runtime,
+            runtime=lambda_.Runtime.FROM_IMAGE if image else self._runtime,
             architecture=self._architecture,
             code=self._code(BUNDLES[name]),
-            handler=handler,
+            handler=lambda_.Handler.FROM_IMAGE if image else handler,
             memory_size=options.memory_mb,
             timeout=options.timeout,
             role=role,
             log_group=log_group,
             tracing=lambda_.Tracing.ACTIVE,
             environment={**self._environment, **(environment or {})},
-            layers=list(layers),
+            layers=list(layers) or None,  # an empty list is layers to Lambda, which images refuse
         )
         log_group.grant_write(role)
         self.functions[name] = function
@@ -138,12 +140,14 @@ class ServiceFunctions(Construct):
             },
         )
 
-    def add_worker(self, options: FunctionOptions) -> lambda_.Function:
+    def add_worker(self, options: FunctionOptions, *, image: bool = False) -> lambda_.Function:
+        """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`)."""
         return self.add(
             "Worker",
-            handler="a2a_core.functions.worker.handler.handler",
+            handler=worker_image.HANDLER,
             options=options,
             description="Runs the agent, one turn per SQS run operation",
+            image=image,
         )
 
     def add_dead_letter(self, options: FunctionOptions) -> lambda_.Function:

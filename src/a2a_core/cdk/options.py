@@ -51,6 +51,17 @@ class StreamingMode(enum.Enum):
     RESPONSE_STREAM = "response_stream"
 
 
+class WorkerPackage(enum.Enum):
+    """How the worker Lambda (the function that runs the agent) is packaged."""
+
+    # A .zip bundle: the agent's code and locked dependencies, at most 250 MB unzipped (the synth
+    # refuses a bigger one, naming what takes the room).
+    ZIP = "zip"
+    # A container image (up to 10 GB): the same bundle on AWS's Lambda Python base image, built
+    # by Docker at `cdk deploy` (synth needs no Docker). For CrewAI, BeeAI, Semantic Kernel, ...
+    CONTAINER_IMAGE = "container_image"
+
+
 @dataclass(frozen=True)
 class JwtIssuer:
     """The token issuer ``AuthMode.JWT`` trusts: tokens must carry this ``iss`` and ``aud``, a

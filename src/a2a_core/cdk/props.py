@@ -26,6 +26,7 @@ from a2a_core.cdk.options import (
     FunctionOptions,
     JwtIssuer,
     StreamingMode,
+    WorkerPackage,
 )
 from a2a_core.project import Project
 
@@ -87,6 +88,9 @@ class A2AServiceProps:
     api_function: FunctionOptions | None = None
     worker_function: FunctionOptions = WORKER
     """Its timeout also sets the queue's visibility timeout and the worker's lease."""
+    worker_package: WorkerPackage = WorkerPackage.ZIP
+    """A .zip bundle (up to 250 MB unzipped), or a container image for bigger agents (Docker
+    builds it at deploy)."""
     dead_letter_function: FunctionOptions = DEAD_LETTER
     worker_batch_size: int = 10
     worker_max_concurrency: int = 10
@@ -123,6 +127,11 @@ class A2AServiceProps:
             self.worker_max_concurrency,
             self.retention_days,
         )
+        if self.code is not None and self.worker_package is WorkerPackage.CONTAINER_IMAGE:
+            raise ConfigurationError(
+                "code: one asset for every function is a .zip asset; leave it out to deploy the worker "
+                "as a container image (worker_package=WorkerPackage.CONTAINER_IMAGE)"
+            )
         if self.runtime.family != lambda_.RuntimeFamily.PYTHON or _version(self.runtime) < MIN_PYTHON:
             raise ConfigurationError(f"runtime must be Python 3.11 or later, got {self.runtime.name}")
 

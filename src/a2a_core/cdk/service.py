@@ -7,6 +7,7 @@ them (grants and event sources), put the front door before the API function, and
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -30,7 +31,14 @@ from a2a_core.cdk.checks import check_auth
 from a2a_core.cdk.front_door import add_front_door
 from a2a_core.cdk.function_url import AgentFunctionUrl
 from a2a_core.cdk.functions import SIGNING_KEY_ENV, ServiceFunctions, service_environment
-from a2a_core.cdk.options import AuthMode, ConfigurationError, FrontDoor, FunctionOptions, StreamingMode
+from a2a_core.cdk.options import (
+    AuthMode,
+    ConfigurationError,
+    FrontDoor,
+    FunctionOptions,
+    StreamingMode,
+    WorkerPackage,
+)
 from a2a_core.cdk.props import A2AServiceProps
 from a2a_core.cdk.push import PUSH, PUSH_MAX_RECORD_AGE, add_push_function
 from a2a_core.cdk.queues import RunQueues
@@ -207,9 +215,16 @@ class A2AService(Construct):
         code = self.code
         if code is not None:
             return lambda _: code
-        if _flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)):
-            return function_codes(self, None)
         props = self.props
+        codes = functools.partial(
+            function_codes,
+            self,
+            worker_package=props.worker_package,
+            python_version=props.python_version,
+            architecture=props.architecture.name,
+        )
+        if _flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)):
+            return codes(None)
         options = BundleOptions(
             architecture=props.architecture.name,
             python_version=props.python_version,
@@ -218,7 +233,7 @@ class A2AService(Construct):
             include_boto3=props.include_boto3,
             bytecode=props.bytecode,
         )
-        return function_codes(self, BundlePlan(self.project, options))
+        return codes(BundlePlan(self.project, options))
 
     def _add_functions(self, props: A2AServiceProps) -> None:
         streams = self.streaming is StreamingMode.RESPONSE_STREAM
@@ -235,7 +250,9 @@ class A2AService(Construct):
             if self.jwt is not None and self.front_door is FrontDoor.REST_API
             else None
         )
-        self.worker_function = self.functions.add_worker(props.worker_function)
+        self.worker_function = self.functions.add_worker(
+            props.worker_function, image=props.worker_package is WorkerPackage.CONTAINER_IMAGE
+        )
         self.dead_letter_function = self.functions.add_dead_letter(props.dead_letter_function)
 
     def _connect(self, worker_batch_size: int, worker_max_concurrency: int) -> None:

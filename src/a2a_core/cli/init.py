@@ -30,7 +30,7 @@ def add_parser(commands: Any) -> None:
         "--template",
         choices=sorted(TEMPLATES),
         default="plain",
-        help="plain: one turn per message (default); multiturn: asks a question, completes on the answer",
+        help="; ".join(f"{name}: {template.summary}" for name, template in TEMPLATES.items()),
     )
     init.add_argument("--name", help="the project's name (default: DIR's; the package's: with _ for -)")
     init.add_argument(

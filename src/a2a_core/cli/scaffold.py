@@ -2,9 +2,10 @@
 
 ``templates/common`` holds what every project has (pyproject.toml, the CDK app, cdk.json,
 package.json, .gitignore, a README, the tests' conftest); ``templates/<name>`` the agent and its
-test. Paths map onto the project as they are, with ``src/package`` named after the project and
-``gitignore`` as ``.gitignore`` (a file of that name would be read as one by the wheel's build);
-``*.tmpl`` files have their ``{{placeholders}}`` filled in, and the rest is copied.
+test (a framework's also ``tests/scripted.py``, the scripted model its tests run on). Paths map
+onto the project as they are, with ``src/package`` named after the project and ``gitignore`` as
+``.gitignore`` (a file of that name would be read as one by the wheel's build); ``*.tmpl`` files
+have their ``{{placeholders}}`` filled in, and the rest is copied.
 """
 
 from __future__ import annotations
@@ -15,31 +16,47 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from importlib import metadata
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from a2a_core.cli.errors import CommandError
 from a2a_core.cli.kit_source import KitSource
+from a2a_core.project import KIT_DISTRIBUTION
 
 COMMON = "common"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*([-_][A-Za-z0-9]+)*$")
 # Names the project's own files or the kit take: src/app would lose to app.py, src/tests to tests/.
-_TAKEN = frozenset({"a2a_core", "a2a_serverless", "app", "src", "tests", "aws_cdk", "constructs", "cdk_nag"})
+# src/scripted would shadow the framework templates' tests/scripted.py.
+_TAKEN = frozenset(
+    {"a2a_core", "a2a_serverless", "app", "src", "tests", "scripted", "aws_cdk", "constructs", "cdk_nag"}
+)
 
 
 @dataclass(frozen=True)
 class Template:
+    summary: str  # what ``init --help`` says of it
     description: str  # the card's, and the project's
     skills: tuple[Mapping[str, object], ...]
+    # The kit's extra that brings the agent's framework (the project depends on the kit with it).
+    extra: str = ""
 
 
+_COUNT = {
+    "id": "count",
+    "name": "Count words",
+    "description": "Counts the words of a text.",
+    "tags": ["example"],
+}
 TEMPLATES = {
     "plain": Template(
+        "one turn per message (default)",
         "Answers each message in one turn.",
         ({"id": "reply", "name": "Reply", "description": "Counts a message's words.", "tags": ["example"]},),
     ),
     "multiturn": Template(
+        "asks a question, completes on the answer",
         "Outlines a piece about a topic, asks who it is for, and completes on the answer.",
         (
             {
@@ -49,6 +66,24 @@ TEMPLATES = {
                 "tags": ["writing", "multi-turn"],
             },
         ),
+    ),
+    "adk": Template(
+        "a Google ADK agent with a tool, through ADK's A2A executor",
+        "Counts words with a tool (Google ADK), and remembers the conversation of a context.",
+        (_COUNT,),
+        extra="adk",
+    ),
+    "agent-framework": Template(
+        "a Microsoft Agent Framework agent streaming its answer, through its A2A executor",
+        "Counts words (Microsoft Agent Framework), streaming its answer.",
+        (_COUNT,),
+        extra="agent-framework",
+    ),
+    "strands": Template(
+        "a Strands agent that asks before it acts, through Strands' A2A executor",
+        "Counts words with a tool (Strands Agents), asking for approval first.",
+        (_COUNT,),
+        extra="strands",
     ),
 }
 
@@ -102,8 +137,9 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
         "description": chosen.description,
         "description_toml": json.dumps(chosen.description),
         "skills_toml": ",\n".join(f"    {_inline_table(skill)}" for skill in chosen.skills),
-        "kit_requirement": kit.requirement(),
+        "kit_requirement": kit.requirement(f"[{chosen.extra}]" if chosen.extra else ""),
         "kit_requirement_dev": kit.requirement("[local,cdk]"),
+        "framework_requirements": _framework_lines(chosen.extra),
         "kit_source": kit.sources_table(),
     }
     root = files("a2a_core") / "templates"
@@ -114,6 +150,24 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
             text = source.read_text(encoding="utf-8")
             rendered[path.removesuffix(".tmpl")] = _fill(text, values) if path.endswith(".tmpl") else text
     return rendered
+
+
+def _framework_lines(extra: str) -> str:
+    """The kit's ``extra`` as the project's own dependencies: the worker's bundle carries what
+    the project depends on beside the kit (the kit and what it alone brings are bundled from the
+    installed kit), so the framework the agent imports is named directly."""
+    if not extra:
+        return ""
+    marker = re.compile(rf"""extra\s*==\s*["']{re.escape(extra)}["']""")
+    requirements = [
+        line.partition(";")[0].strip()
+        for line in metadata.requires(KIT_DISTRIBUTION) or []
+        if marker.search(line.partition(";")[2])
+    ]
+    comment = (
+        "    # The framework the agent imports (the kit's extra names the versions it is tested with).\n"
+    )
+    return comment + "".join(f'    "{requirement}",\n' for requirement in requirements)
 
 
 def _walk(folder: Traversable, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Traversable]]:

@@ -1,0 +1,52 @@
+"""The agent: a Google ADK `LlmAgent` with a tool, served through ADK's own A2A executor
+(`A2aAgentExecutor`), which the kit hosts unchanged.
+
+``[tool.a2a-serverless] agent`` names `agent`, a function that builds the executor: the kit
+calls it once per process (in ``a2a-serverless dev``, in the worker Lambda). Each A2A context is
+an ADK session, so a second task in the same context continues the conversation.
+
+The model is ``MODEL`` (Gemini: set ``GOOGLE_API_KEY``, or Vertex AI's variables, in the worker's
+environment: ``A2AServiceProps(environment=...)`` in app.py) or any ADK model object (e.g.
+``LiteLlm("bedrock/...")``); the tests script one (tests/scripted.py), so they run offline.
+ADK's ``InMemorySessionService`` keeps a conversation in the process that ran it: in Lambda, a
+later task of the context may run in another one, so give the runner a session service that
+persists (ADK's ``DatabaseSessionService`` on a database you run) when conversations must last.
+"""
+
+import warnings
+
+from google.adk.a2a.executor.a2a_agent_executor import A2aAgentExecutor
+from google.adk.agents import LlmAgent
+from google.adk.models import BaseLlm
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+
+MODEL = "gemini-2.5-flash"
+
+# ADK says on every call that its A2A support is experimental; once is enough: here.
+warnings.filterwarnings("ignore", message=r"\[EXPERIMENTAL\]", category=UserWarning)
+
+
+def count_words(text: str) -> dict[str, int]:
+    """Count the words of a text.
+
+    Args:
+      text: the text to count the words of.
+    """
+    return {"words": len(text.split())}
+
+
+def build_agent(model: str | BaseLlm = MODEL) -> LlmAgent:
+    return LlmAgent(
+        name="word_counter",
+        model=model,
+        instruction="Count the words of what the user asks about with the count_words tool.",
+        tools=[count_words],
+    )
+
+
+def agent(model: str | BaseLlm = MODEL) -> A2aAgentExecutor:
+    runner = Runner(
+        app_name="word_counter", agent=build_agent(model), session_service=InMemorySessionService()
+    )
+    return A2aAgentExecutor(runner=runner)
