@@ -209,3 +209,39 @@ async def test_a_method_no_route_takes_on_an_http_json_path_is_a_405_status(meth
     if method != "HEAD":
         assert response.json()["error"]["status"] == "UNIMPLEMENTED"
     assert "GET" in response.headers["allow"]
+
+
+@pytest.mark.parametrize("method", ["OPTIONS", "GET"])
+async def test_the_asterisk_request_target_is_a_404_status(method: str) -> None:
+    # `OPTIONS * HTTP/1.1` (RFC 9110 9.3.7) asks about the server, not a resource: no route
+    # matches it, and the refusal is written as on every other path that is not the app's own.
+    stack = Stack(echo)
+    app = create_app(stack.service)
+    sent: list[dict[str, Any]] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": "*",
+        "raw_path": b"*",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"agent.test"), (b"a2a-version", b"1.0")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start, body = sent[0], b"".join(m.get("body", b"") for m in sent[1:])
+    assert start["status"] == 404
+    assert dict(start["headers"])[b"content-type"] == b"application/a2a+json"
+    error = json.loads(body)["error"]
+    assert (error["code"], error["status"]) == (404, "NOT_FOUND")
