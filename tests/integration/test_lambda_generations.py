@@ -190,7 +190,7 @@ def _with_version(request: dict[str, Any], value: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("value", ["1" * 4301 + ".0", "1." + "0" * 4301])
 def test_a_version_no_int_can_hold_is_refused_not_a_500(api: ModuleType, door: str, value: str) -> None:
-    refused = call(api, door, _with_version(event(door, "v1_jsonrpc_send_message"), value), "application/json")
-    assert refused["error"]["code"] == -32009
+    request = _with_version(event(door, "v1_jsonrpc_send_message"), value)
+    assert call(api, door, request, "application/json")["error"]["code"] == -32009
     status, _, body = invoke(api, door, _with_version(event(door, "v1_list_tasks"), value))
     assert (status, json.loads(body)["error"]["status"]) == (400, "FAILED_PRECONDITION")
