@@ -148,6 +148,13 @@ class Settings(BaseModel):
             raise ValueError(f"not URI schemes: {bad}")
         return list(dict.fromkeys(lowered))
 
+    @field_validator("jwt_algorithms")
+    @classmethod
+    def _algorithms(cls, algorithms: list[str]) -> list[str]:
+        if not algorithms:  # the JWT library would fall back to its own defaults
+            raise ValueError("name at least one algorithm the issuer signs with (RS256, ES256, ...)")
+        return algorithms
+
     @field_validator("tenant")
     @classmethod
     def _tenant(cls, tenant: str | None) -> str | None:

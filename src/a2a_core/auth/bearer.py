@@ -127,6 +127,8 @@ class TokenValidator:
         leeway: float = 30.0,
         now: Callable[[], float] = time.time,
     ) -> None:
+        if not algorithms:  # joserfc would fall back to its own defaults
+            raise ValueError("no algorithms: name the ones the issuer signs with (RS256, ES256, ...)")
         refused = sorted(set(algorithms) - ALLOWED_ALGORITHMS)
         if refused:
             raise ValueError(
