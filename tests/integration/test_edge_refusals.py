@@ -109,6 +109,10 @@ class Mode:
     right: dict[str, str]
     wrong: dict[str, str]
     challenge: str
+    # How wrong credentials are refused: a wrong API key is 403; a bearer token that is not valid
+    # is 401 with RFC 6750's invalid_token challenge, on which a client gets a new token.
+    wrong_status: int = 403
+    wrong_challenge: str | None = None
 
 
 @pytest.fixture(params=["api_key", "jwt"])
@@ -126,6 +130,9 @@ def mode(request: pytest.FixtureRequest, tmp_path: Path) -> Mode:
         right={"authorization": f"Bearer {issuer.mint('alice')}"},
         wrong={"authorization": f"Bearer {LocalIssuer().mint('alice')}"},  # another issuer's key
         challenge='Bearer realm="a2a"',
+        wrong_status=401,
+        wrong_challenge='Bearer realm="a2a", error="invalid_token", '
+        'error_description="The access token is not valid"',
     )
 
 
@@ -139,10 +146,13 @@ async def test_no_credentials_is_401_in_the_requests_shape(mode: Mode, shape: Sh
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=IDS)
-async def test_wrong_credentials_are_403_in_the_requests_shape(mode: Mode, shape: Shape) -> None:
+async def test_wrong_credentials_are_refused_in_the_requests_shape(mode: Mode, shape: Shape) -> None:
     stack = Stack(echo, **mode.settings)
     response = await post(stack, shape, **mode.wrong)
-    assert "Access denied" in refused(response, shape, 403, "PERMISSION_DENIED")
+    grpc = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED"}[mode.wrong_status]
+    message = refused(response, shape, mode.wrong_status, grpc)
+    assert ("get a new one" if mode.wrong_challenge else "Access denied") in message
+    assert response.headers.get("www-authenticate") == mode.wrong_challenge
     assert untouched(stack)
     assert (await post(stack, shape, **mode.right)).status_code == 200
 
