@@ -43,6 +43,9 @@ class Settings(BaseModel):
     documentation_url: str | None = None
     default_input_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
     default_output_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
+    # How long clients and caches may keep a card (Cache-Control max-age; spec 8.6.1). A card
+    # changes with a deploy: after one, clients see the new card within this long.
+    card_cache_seconds: int = Field(default=300, ge=0, le=86_400)
 
     # The agent: "package.module:attribute", an AgentExecutor or an async function.
     agent: str = "a2a_core.examples.echo:agent"

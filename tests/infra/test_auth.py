@@ -105,7 +105,7 @@ DEFAULTS = {"DEFAULT_4XX": -32600, "DEFAULT_5XX": -32603}
 def _reads_in_both_bindings(response_type: str, props: dict[str, Any]) -> dict[str, Any]:
     """The body, checked to be a JSON-RPC error (0.x: code and message; 1.0: an ErrorInfo in
     ``data``) and, where API Gateway's status is fixed, a google.rpc.Status of that status."""
-    body = _render(props["ResponseTemplates"]["application/json"])
+    body: dict[str, Any] = _render(props["ResponseTemplates"]["application/json"])
     assert (body["jsonrpc"], body["id"]) == ("2.0", None)
     error = body["error"]
     assert isinstance(error["code"], int)

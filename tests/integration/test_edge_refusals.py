@@ -7,6 +7,7 @@ checks) gets its refusal in its own generation and binding: 0.x JSON-RPC the 0.x
 from __future__ import annotations
 
 import json
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -246,8 +247,8 @@ async def test_the_asterisk_request_target_is_a_404_status(method: str) -> None:
     async def receive() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
 
     await app(scope, receive, send)
     start, body = sent[0], b"".join(m.get("body", b"") for m in sent[1:])

@@ -147,8 +147,10 @@ def parse_body(raw: bytes) -> dict[str, Any] | None:
 
 
 def _readings(path: str) -> list[tuple[list[str], str | None]]:
-    # Exact segments: no empty ones, so `/tasks/` and `//tasks` are not `/tasks`.
-    segments = path.removeprefix("/").split("/")
+    # Exact segments: no empty ones, so `/tasks/` and `/tasks//x` are not `/tasks` and
+    # `/tasks/x`; only a run of leading slashes is one (`//message:send`, from a client that
+    # joined a base URL ending in `/` with a path starting with one): no route starts empty.
+    segments = path.lstrip("/").split("/")
     head, colon, verb = segments[-1].rpartition(":")
     readings: list[tuple[list[str], str | None]] = []
     if colon and head:
