@@ -16,7 +16,7 @@ from a2a_core.compose.adapters import Adapters
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
 from a2a_core.core.executor import AgentExecutor
-from a2a_core.dev import DevStack
+from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
@@ -57,10 +57,7 @@ def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) 
     from a2a_core.push.signing import LocalSigner
 
     aws = start_emulator("a2a-dev" if state is not None else None, settings.aws_region)
-    # Dev only, and only unless the variable says otherwise: webhooks on this machine
-    # (http://127.0.0.1:...) are the point of dev.
-    loopback = "push_allow_insecure_loopback" in settings.model_fields_set
-    settings = settings.model_copy(
+    settings = loopback_webhooks(settings).model_copy(
         update={
             "aws_endpoint_url": aws.endpoint_url,
             "table_name": aws.names.table,
@@ -68,7 +65,6 @@ def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) 
             "dlq_url": aws.names.dlq_url,
             "bucket_name": aws.names.bucket,
             "push_dlq_url": aws.names.push_dlq_url,
-            "push_allow_insecure_loopback": settings.push_allow_insecure_loopback if loopback else True,
         }
     )
     kept = "nothing: --fresh, it starts empty and forgets everything when it stops"

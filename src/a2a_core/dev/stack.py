@@ -23,7 +23,7 @@ from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.executor import AgentExecutor
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.dev import DevStack
+from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError
 
@@ -82,12 +82,32 @@ def _lifespan(stack: DevStack) -> Callable[[Starlette], contextlib.AbstractAsync
 
 
 def _in_process(settings: Settings, agent: AgentExecutor, _state_dir: Path | None) -> DevStack:
+    if settings.push_enabled:
+        return _in_process_with_push(settings, agent)
     adapters = build_adapters(settings)
     broker = adapters.broker
     assert isinstance(broker, InMemoryBroker)  # the memory backend's: this process's queue
     worker = compose_worker(adapters, agent)
     stack = DevStack(compose_server(adapters), worker, broker, "in-memory (this process only)")
     stack.background.append(lambda stop: run_worker_loop(broker, worker))
+    return stack
+
+
+def _in_process_with_push(settings: Settings, agent: AgentExecutor) -> DevStack:
+    """The memory backend delivering push as the others do (`a2a_core.dev.memory_push`): its store
+    announces commits to the push notifier, which signs with a key of this process."""
+    from a2a_core.compose.push import build_push_notifier
+    from a2a_core.dev.memory_push import PushingMemoryAdapters, deliver_commits
+    from a2a_core.push.signing import LocalSigner
+
+    adapters = PushingMemoryAdapters(loopback_webhooks(settings))
+    signer = LocalSigner()
+    worker = compose_worker(adapters, agent)
+    service = compose_server(adapters, push_signers=[signer])
+    stack = DevStack(service, worker, adapters.broker, "in-memory (this process only)")
+    notifier = build_push_notifier(adapters, signer=signer)
+    stack.background.append(lambda stop: run_worker_loop(adapters.broker, worker))
+    stack.background.append(lambda stop: deliver_commits(adapters.commits, notifier))
     return stack
 
 
