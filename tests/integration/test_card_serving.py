@@ -107,7 +107,11 @@ async def test_a_card_without_configured_skills_describes_the_agent_as_one() -> 
         v1 = (await client.get("/.well-known/agent-card.json")).json()
         v0 = (await client.get("/.well-known/agent.json")).json()
     modes = ["text/plain", "application/json"]  # the card's own
-    skill = {"id": "trip-planner", "name": "Trip Planner", "description": "Plans trips end to end"}
+    skill: dict[str, Any] = {
+        "id": "trip-planner",
+        "name": "Trip Planner",
+        "description": "Plans trips end to end",
+    }
     skill |= {"tags": ["trip-planner"], "inputModes": modes, "outputModes": modes}
     assert v1["skills"] == v0["skills"] == [skill]
 

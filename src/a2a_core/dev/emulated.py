@@ -111,6 +111,7 @@ def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) 
 def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:
     """The push function, as dev runs it: the real handler on the emulator's table stream."""
     from a2a_core.aws.clients import client_factory
+    from a2a_core.aws.dynamodb.stream import announces_commit
     from a2a_core.aws.push_stream import push_stream_handler
     from a2a_core.compose.push import build_push_notifier
     from a2a_core.emulator.stream_poller import DynamoDBStreamPoller
@@ -119,7 +120,13 @@ def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoD
     streams = make("dynamodbstreams")
     handler = push_stream_handler(build_push_notifier(adapters, signer=signer))
     return DynamoDBStreamPoller.for_table(
-        aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region
+        aws.clients.dynamodb,
+        streams,
+        aws.names.table,
+        handler,
+        function_name="a2a-push",
+        region=aws.region,
+        accept=announces_commit,  # the deployed mapping's filter
     )
 
 

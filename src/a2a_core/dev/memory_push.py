@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from functools import cached_property
 
@@ -55,7 +56,7 @@ async def deliver_commits(commits: asyncio.Queue[CommitRef], notifier: PushNotif
         ref = await commits.get()
         task = asyncio.create_task(_after(last.get(ref.task_id), ref, notifier))
         last[ref.task_id] = task
-        task.add_done_callback(lambda done, key=ref.task_id: _forget(last, key, done))
+        task.add_done_callback(functools.partial(_forget, last, ref.task_id))
 
 
 async def _after(previous: asyncio.Task[None] | None, ref: CommitRef, notifier: PushNotifier) -> None:

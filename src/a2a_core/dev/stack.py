@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
+from a2a_core import redaction
 from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.backends import build_adapters
@@ -48,6 +49,7 @@ def build_dev_stack(
 
     ``doors`` guards the server's Host, Origin and content types (`a2a_core.dev.guard`).
     """
+    redaction.install()  # before anything logs: no secret in a log line, at any level
     auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
     if state_dir is not None and settings.backend != "local":
         raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")

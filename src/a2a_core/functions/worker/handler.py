@@ -10,12 +10,15 @@ from __future__ import annotations
 import gc
 import os
 
+from a2a_core import redaction
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.worker import Worker
 from a2a_core.settings import Settings
+
+redaction.install()  # before anything logs: no secret in a log line, at any level
 
 
 def build(settings: Settings) -> Worker:
