@@ -103,6 +103,9 @@ class _BrokenStore(InMemoryTaskStore):
         super().__init__()
         self.error = error
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        raise self.error  # the first read of a caller's request: whose task it is
+
     async def head(self, task_id: str) -> Any:
         raise self.error
 
