@@ -105,7 +105,7 @@ class CardBuilder:
             capabilities=self.capabilities,
             default_input_modes=list(s.default_input_modes),
             default_output_modes=list(s.default_output_modes),
-            skills=[*s.skills, *(extra_skills or [])] or [default_skill(s)],
+            skills=[*(s.skills or [default_skill(s)]), *(extra_skills or [])],
             security_schemes={security[0]: security[1]} if security else None,
             security=[{security[0]: []}] if security else None,
             supports_authenticated_extended_card=True if self.extended else None,
