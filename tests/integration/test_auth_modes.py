@@ -145,7 +145,9 @@ async def test_the_extended_card_needs_credentials(mode: Mode) -> None:
     assert refused.headers["www-authenticate"] == mode.challenge
     assert extended.status_code == 200
     card = extended.json()
-    assert [skill["id"] for skill in card["skills"]] == ["payroll"]
+    # The public card's skills (none configured: the agent itself), then the extended ones.
+    assert card["skills"] == [*public["skills"], card["skills"][-1]]
+    assert card["skills"][-1]["id"] == "payroll"
     assert card["securitySchemes"] == public["securitySchemes"]
 
 
