@@ -2,9 +2,11 @@
 is made, whatever logger made it (ours, Powertools', botocore's debug output, uvicorn's access
 log, the emulator's) and whatever handler writes it.
 
-`install` is called once by each composition root (every Lambda function's handler, dev, the
-CLI): it wraps the logging module's record factory, so no logger or handler can be missed, and
-a record is redacted only when its level lets it be made at all. What is redacted:
+`install` is called once by each composition root (every Lambda function's handler, dev's
+stack): it wraps the logging module's record factory, so no logger or handler can be missed, and
+a record is redacted only when its level lets it be made at all. A record's message and its
+%-arguments are redacted; fields given as ``extra`` (Powertools' keyword fields) are set after
+the record is made and are not: never pass a secret there. What is redacted:
 
 - the value of a field whose name says it is secret (`SECRET_NAMES`: push tokens, webhook
   credentials, API keys, authorization headers, passwords), wherever it is written: a JSON or
