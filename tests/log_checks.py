@@ -119,6 +119,10 @@ class CountingStore(TaskStore):
     async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
         return await self.inner.count_owned(owner, context_id=context_id)
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        self.calls["owned"] += 1
+        return await self.inner.owned(task_id, owner)
+
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         self.calls["wait_for_append"] += 1
         self.waiting.set()

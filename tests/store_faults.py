@@ -83,5 +83,8 @@ class FlakyStore(TaskStore):
     async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
         return await self.inner.count_owned(owner, context_id=context_id)
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        return await self._call("owned", lambda: self.inner.owned(task_id, owner))
+
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         await self.inner.wait_for_append(task_id, after_seq, timeout)

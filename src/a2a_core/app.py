@@ -27,6 +27,7 @@ from starlette.types import Scope
 
 from a2a_core import sse
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
+from a2a_core.card_http import card_response
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError
 from a2a_core.edge import (
@@ -121,13 +122,16 @@ def create_app(
             extensions=requested_extensions(request.headers),
         )
 
+    # Every card route is cacheable (spec 8.6.1): Cache-Control, a weak ETag, 304 on If-None-Match.
     async def card(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(service.protocols.cards_v0.card_json(url), media_type=JSON)
+        body = service.protocols.cards_v0.card_json(url)
+        return card_response(request.headers, body, max_age=settings.card_cache_seconds)
 
     async def card_v1(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(await service.protocols.cards_v1.card_json(url), media_type=JSON)
+        body = await service.protocols.cards_v1.card_json(url)
+        return card_response(request.headers, body, max_age=settings.card_cache_seconds)
 
     async def extended_card(request: Request) -> Response:
         try:
@@ -135,7 +139,8 @@ def create_app(
         except AuthError as denied:
             return _denied(request, denied)
         url = public_url(settings.public_url, request.scope, request.headers)
-        return Response(service.protocols.cards_v0.extended_card_json(url), media_type=JSON)
+        body = service.protocols.cards_v0.extended_card_json(url)
+        return card_response(request.headers, body, max_age=settings.card_cache_seconds, private=True)
 
     async def index(request: Request) -> Response:
         url = public_url(settings.public_url, request.scope, request.headers)

@@ -55,7 +55,9 @@ GENERATIONS: tuple[Generation, ...] = (V1_0, V0_3, V0_2)
 # What a request that names no version speaks (spec 3.6.2: an absent or empty A2A-Version is 0.3).
 UNNAMED = V0_3
 
-_VERSION = re.compile(r"\s*(\d+)\.(\d+)(?:\.\d+)?\s*")
+# ASCII digits only (``\d`` would read Arabic-Indic U+0661 U+002E U+0660 as 1.0), and a few:
+# a number of thousands of digits is no version, and int() would refuse it past 4,300.
+_VERSION = re.compile(r"[ \t]*([0-9]{1,6})\.([0-9]{1,6})(?:\.[0-9]{1,6})?[ \t]*")
 
 
 def major_minor(version: str) -> tuple[int, int] | None:

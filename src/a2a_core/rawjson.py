@@ -10,12 +10,19 @@ it here and gets, for a refusal, the path of the offending value to name in its 
 - Lone UTF-16 surrogates (``"\\ud800"``, or U+D800 encoded as if it were a character, which
   `json.loads` decodes with ``surrogatepass``): a str that holds one cannot be encoded as UTF-8,
   so it would fail later, in whatever first tries to hash or store it.
+- What is not JSON although Python's parser takes it: ``NaN``, ``Infinity`` and ``-Infinity``
+  are refused as the parse errors they are (stored, they would come back as ``null``).
+- Numbers that cannot be kept as written: a float beyond double range (``1e400``, which would
+  be stored as ``null``) and an integer of more digits than Python converts (its limit, 4,300 by
+  default, would otherwise surface as an error naming ``sys.set_int_max_str_digits``). They are
+  refused with their path (`NumberOutOfRangeError`), for the binding to name the field.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import re
 from collections.abc import Collection
 from typing import Any
@@ -46,20 +53,86 @@ class TooDeepError(ValueError):
         self.top_level = top_level
 
 
+class NumberOutOfRangeError(ValueError):
+    """The body holds a number that cannot be kept as written (see the module doc).
+
+    ``path`` leads to the first one; ``top_level`` holds the scalar members of the top-level
+    object that could be read (that number left out)."""
+
+    def __init__(self, path: Path, top_level: dict[str, Any]) -> None:
+        super().__init__("number out of range")
+        self.path = path
+        self.top_level = top_level
+
+
+# Stands where a number out of range was, until its path is found.
+_OUT_OF_RANGE = object()
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value (JSON has no NaN or Infinity)")
+
+
+class _Numbers:
+    """Python's parser held to JSON's grammar: its hooks run only for constants, floats and
+    integers, and note whether a number was out of range (one parse's worth of state)."""
+
+    def __init__(self) -> None:
+        self.out_of_range = False
+        self.decoder = json.JSONDecoder(
+            parse_constant=_not_json, parse_float=self._float, parse_int=self._int
+        )
+
+    def _float(self, text: str) -> Any:
+        value = float(text)
+        if math.isinf(value):
+            self.out_of_range = True
+            return _OUT_OF_RANGE
+        return value
+
+    def _int(self, text: str) -> Any:
+        try:
+            return int(text)
+        except ValueError:  # more digits than sys.get_int_max_str_digits() allows
+            self.out_of_range = True
+            return _OUT_OF_RANGE
+
+
 def parse(body: bytes, *, max_depth: int, wanted: Collection[str] = ()) -> Any:
-    """The JSON value of ``body``; raises `TooDeepError`, or ValueError/UnicodeDecodeError for a
-    body that is not JSON. ``wanted`` names the top-level members a refusal should carry (a
-    JSON-RPC id): a body too deep to parse is scanned until they are found."""
+    """The JSON value of ``body``; raises `TooDeepError`, `NumberOutOfRangeError`, or
+    ValueError/UnicodeDecodeError for a body that is not JSON. ``wanted`` names the top-level
+    members a refusal should carry (a JSON-RPC id): a body too deep to parse is scanned until
+    they are found."""
+    text = body.decode(json.detect_encoding(body), "surrogatepass")
+    numbers = _Numbers()
     try:
-        value = json.loads(body)
+        value = numbers.decoder.decode(text)
     except RecursionError:
-        text = body.decode(json.detect_encoding(body), "surrogatepass")
         raise TooDeepError(*_scan_too_deep(text, max_depth, wanted)) from None
     path = too_deep_path(value, max_depth)
     if path is not None:
-        top = value if isinstance(value, dict) else {}
-        raise TooDeepError(path, {k: v for k, v in top.items() if not isinstance(v, dict | list)})
+        raise TooDeepError(path, _scalars(value))
+    if numbers.out_of_range:
+        raise NumberOutOfRangeError(_out_of_range_path(value) or (), _scalars(value))
     return value
+
+
+def _scalars(value: Any) -> dict[str, Any]:
+    top = value if isinstance(value, dict) else {}
+    return {k: v for k, v in top.items() if not isinstance(v, dict | list) and v is not _OUT_OF_RANGE}
+
+
+def _out_of_range_path(value: Any) -> Path | None:
+    pending: list[tuple[Any, Path]] = [(value, ())]
+    while pending:
+        item, path = pending.pop()
+        if item is _OUT_OF_RANGE:
+            return path
+        if isinstance(item, dict):
+            pending.extend((child, (*path, key)) for key, child in reversed(item.items()))
+        elif isinstance(item, list):
+            pending.extend((child, (*path, i)) for i, child in reversed(list(enumerate(item))))
+    return None
 
 
 def may_hold_surrogates(body: bytes) -> bool:

@@ -43,6 +43,9 @@ class Settings(BaseModel):
     documentation_url: str | None = None
     default_input_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
     default_output_modes: list[str] = Field(default_factory=lambda: ["text/plain", "application/json"])
+    # How long clients and caches may keep a card (Cache-Control max-age; spec 8.6.1). A card
+    # changes with a deploy: after one, clients see the new card within this long.
+    card_cache_seconds: int = Field(default=300, ge=0, le=86_400)
 
     # The agent: "package.module:attribute" naming an async function, an Agent, an a2a-sdk
     # AgentExecutor (either's class), or a function returning one.
@@ -148,6 +151,13 @@ class Settings(BaseModel):
         if bad:
             raise ValueError(f"not URI schemes: {bad}")
         return list(dict.fromkeys(lowered))
+
+    @field_validator("jwt_algorithms")
+    @classmethod
+    def _algorithms(cls, algorithms: list[str]) -> list[str]:
+        if not algorithms:  # the JWT library would fall back to its own defaults
+            raise ValueError("name at least one algorithm the issuer signs with (RS256, ES256, ...)")
+        return algorithms
 
     @field_validator("tenant")
     @classmethod

@@ -249,3 +249,19 @@ async def test_wait_for_append_returns_by_the_timeout(store: TaskStore) -> None:
     started = time.monotonic()
     await store.wait_for_append("t1", after_seq=2, timeout=0.05)
     assert time.monotonic() - started < 2.0
+
+
+async def test_owned_says_whose_task_it_is_and_the_same_for_another_s_and_an_unknown_one(
+    store: TaskStore,
+) -> None:
+    long_owner = "jwt:https://issuer/|" + "x" * 2000  # indexed by its digest on DynamoDB
+    await store.append(commit("mine", 1, TaskState.submitted, owner="alice"))
+    await store.append(commit("long", 1, TaskState.submitted, owner=long_owner))
+    await store.append(commit("nobody", 1, TaskState.submitted))
+    await store.append(commit("mine", 3, TaskState.working, owner="alice"))
+    assert await store.owned("mine", "alice") is True
+    assert await store.owned("mine", "mallory") is False
+    assert await store.owned("unknown", "alice") is False
+    assert await store.owned("long", long_owner) is True
+    assert await store.owned("long", long_owner[:-1] + "y") is False
+    assert await store.owned("nobody", ANONYMOUS_OWNER) is True

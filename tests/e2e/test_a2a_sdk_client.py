@@ -51,7 +51,7 @@ async def test_the_card_offers_1_0_and_0_3_on_the_current_path_and_0_2_5_on_the_
         card = await A2ACardResolver(http, echo_server).get_agent_card()
         assert [(i.url, i.protocol_binding, i.protocol_version) for i in card.supported_interfaces] == [
             (echo_server, "JSONRPC", "1.0"),
-            (echo_server, "HTTP+JSON", "1.0"),
+            (echo_server.rstrip("/"), "HTTP+JSON", "1.0"),  # a2a-sdk appends "/message:send"
             (echo_server, "JSONRPC", "0.3"),
         ]
         assert card.capabilities.streaming is True

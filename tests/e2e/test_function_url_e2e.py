@@ -321,7 +321,9 @@ def jwt_url(local_aws: EmulatedAws, names: ResourceNames, issuer: LocalIssuer) -
             yield url
 
 
-async def test_jwts_missing_401_wrong_403_and_isolated_per_subject(jwt_url: str, issuer: LocalIssuer) -> None:
+async def test_jwts_missing_401_not_valid_401_invalid_token_and_isolated_per_subject(
+    jwt_url: str, issuer: LocalIssuer
+) -> None:
     async with httpx.AsyncClient() as http:
         missing = await http.post(jwt_url, json=SEND)
         foreign = await http.post(
@@ -332,7 +334,9 @@ async def test_jwts_missing_401_wrong_403_and_isolated_per_subject(jwt_url: str,
         )
     assert missing.status_code == 401
     assert missing.headers["www-authenticate"] == 'Bearer realm="a2a"'
-    assert foreign.status_code == expired.status_code == 403
+    assert foreign.status_code == expired.status_code == 401  # RFC 6750: get a new token
+    assert 'error="invalid_token"' in foreign.headers["www-authenticate"]
+    assert 'error="invalid_token"' in expired.headers["www-authenticate"]
 
     alice_token, bob_token = issuer.mint("alice"), issuer.mint("bob")
     async with (

@@ -1,8 +1,9 @@
-"""Push notifications end to end: `a2a-serverless dev` (moto, its table stream, the push handler)
-POSTs to a receiver on 127.0.0.1, which verifies each one with the shipped verifier against the
-server's live ``/.well-known/jwks.json``. Configs come from raw 0.x JSON-RPC and from an
-unmodified a2a-sdk 1.3 client (in-process) over 1.0 JSON-RPC, 1.0 REST and its 0.3 transport;
-each gets its generation's payload (the Task for 0.x, a StreamResponse for 1.0)."""
+"""Push notifications end to end: `a2a-serverless dev` (local: moto, its table stream, the push
+handler; memory: its store's commit feed and the same notifier) POSTs to a receiver on
+127.0.0.1, which verifies each one with the shipped verifier against the server's live
+``/.well-known/jwks.json``. Configs come from raw 0.x JSON-RPC and from an unmodified a2a-sdk 1.3
+client (in-process) over 1.0 JSON-RPC, 1.0 REST and its 0.3 transport; each gets its
+generation's payload (the Task for 0.x, a StreamResponse for 1.0)."""
 
 from __future__ import annotations
 
@@ -42,10 +43,11 @@ MULTITURN_AGENT = "a2a_core.examples.multiturn:agent"
 STARTUP_TIMEOUT = 30.0
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of a dev server (local backend, its state in a directory of its own) with push on
-    and its public URL set."""
+@pytest.fixture(scope="module", params=["local", "memory"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a dev server with push on and its public URL set: on the local backend (its
+    state in a directory of its own), and on the memory backend, which delivers the same way
+    (issue 22 item 7: it used to advertise push and deliver nothing)."""
     port = closed_port()  # free a moment ago; A2A_PUBLIC_URL must name it before the server starts
     url = f"http://127.0.0.1:{port}/"
     env = {
@@ -58,7 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     command = [sys.executable, "-m", "a2a_core.cli", "dev", "--port", str(port), "--agent", MULTITURN_AGENT]
     # A fixed argv of our own interpreter and module.
     process = subprocess.Popen(  # noqa: S603
-        [*command, "--backend", "local", "--state-dir", str(tmp_path_factory.mktemp("dev-state"))],
+        [*command, *backend_args(request.param, tmp_path_factory)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -81,6 +83,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         drain.join(5)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def backend_args(backend: str, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    if backend == "local":
+        return ["--backend", "local", "--state-dir", str(tmp_path_factory.mktemp("dev-state"))]
+    return ["--backend", backend]
 
 
 def _wait_ready(url: str, process: subprocess.Popen[str], output: list[str]) -> None:

@@ -27,6 +27,7 @@ from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.auth import BEARER_PATTERN, PUBLIC_PATHS, error_template
 from a2a_core.cdk.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
 from a2a_core.cdk.testing import logical_id, properties, routes
+from a2a_core.edge import GRPC_STATUS
 from a2a_core.protocol.card import security_scheme
 from a2a_core.settings import Settings
 from infra import app as infra_app
@@ -91,24 +92,45 @@ def test_public_documents_are_open_and_everything_else_is_protected(
             assert not found[route].get("ApiKeyRequired")
 
 
+ERROR_INFO = {
+    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+    "domain": "a2a-protocol.org",
+    "metadata": {"requestId": "6f1b2c3d"},
+}
+# What a refusal's body must read as, per response: its JSON-RPC code, or, where the status is
+# fixed, the google.rpc.Status its error also is.
+DEFAULTS = {"DEFAULT_4XX": -32600, "DEFAULT_5XX": -32603}
+
+
+def _reads_in_both_bindings(response_type: str, props: dict[str, Any]) -> dict[str, Any]:
+    """The body, checked to be a JSON-RPC error (0.x: code and message; 1.0: an ErrorInfo in
+    ``data``) and, where API Gateway's status is fixed, a google.rpc.Status of that status."""
+    body: dict[str, Any] = _render(props["ResponseTemplates"]["application/json"])
+    assert (body["jsonrpc"], body["id"]) == ("2.0", None)
+    error = body["error"]
+    assert isinstance(error["code"], int)
+    assert error["message"]
+    internal = response_type in {"DEFAULT_5XX", "AUTHORIZER_FAILURE"}
+    assert error["data"] == [{**ERROR_INFO, "reason": "INTERNAL_ERROR" if internal else "INVALID_REQUEST"}]
+    if response_type in DEFAULTS:
+        assert "StatusCode" not in props  # API Gateway's own status
+        assert error["code"] == DEFAULTS[response_type]
+    else:
+        status = int(props["StatusCode"])
+        assert (error["code"], error["status"]) == (status, GRPC_STATUS[status])
+    return body
+
+
 @pytest.mark.parametrize("stack", ["default", "full", "iam", "open_"])
-def test_gateway_refusals_are_json_rpc_errors(stack: str, request: pytest.FixtureRequest) -> None:
+def test_gateway_refusals_read_as_each_bindings_error(stack: str, request: pytest.FixtureRequest) -> None:
     template: Template = request.getfixturevalue(stack)
     responses = _gateway_responses(template)
     assert {"DEFAULT_4XX", "DEFAULT_5XX", "ACCESS_DENIED"} <= set(responses)
     for response_type, props in responses.items():
-        body = _render(props["ResponseTemplates"]["application/json"])
-        assert body["jsonrpc"] == "2.0"
-        assert body["id"] is None
-        assert body["error"]["code"] == (
-            -32603 if response_type in {"DEFAULT_5XX", "AUTHORIZER_FAILURE"} else -32600
-        )
-        assert body["error"]["message"]
-        assert body["error"]["data"] == {"requestId": "6f1b2c3d"}
-    assert _render(responses["DEFAULT_4XX"]["ResponseTemplates"]["application/json"])["error"]["message"] == (
-        'Forbidden "quoted"'  # API Gateway's own message, JSON-escaped
-    )
-    assert responses["ACCESS_DENIED"]["StatusCode"] == "403"
+        _reads_in_both_bindings(response_type, props)
+    default_4xx = _reads_in_both_bindings("DEFAULT_4XX", responses["DEFAULT_4XX"])
+    assert default_4xx["error"]["message"] == 'Forbidden "quoted"'  # API Gateway's own, JSON-escaped
+    assert responses["ACCESS_DENIED"]["StatusCode"] == ("401" if stack == "full" else "403")
 
 
 def test_error_template_escapes_its_message() -> None:
@@ -268,6 +290,20 @@ def test_missing_token_is_401_with_the_bearer_challenge_and_a_down_issuer_503(fu
         "gatewayresponse.header.WWW-Authenticate": f"'{bearer.CHALLENGE}'"
     }
     assert responses["AUTHORIZER_FAILURE"]["StatusCode"] == "503"
+
+
+def test_a_token_the_authorizer_denies_is_401_invalid_token(full: Template) -> None:
+    # RFC 6750 3.1 (issue 22 item 15): a token that is not valid asks the client for a new one;
+    # 403 would say the token is good and lacks the rights. The authorizer's Deny is ACCESS_DENIED.
+    denied = _gateway_responses(full)["ACCESS_DENIED"]
+    assert denied["StatusCode"] == "401"
+    assert denied["ResponseParameters"] == {
+        "gatewayresponse.header.WWW-Authenticate": '\'Bearer realm="a2a", error="invalid_token", '
+        'error_description="The access token is not valid"\''
+    }
+    error = _reads_in_both_bindings("ACCESS_DENIED", denied)["error"]
+    assert (error["code"], error["status"]) == (401, "UNAUTHENTICATED")
+    assert error["message"] == bearer.NOT_VALID
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,8 @@ def test_the_extended_card_through_the_gateway(
     with_key["requestContext"]["identity"]["apiKeyId"] = "k7x9p2q4r1"
     status, _, card = call(api, with_key)
     assert status == 200
-    assert [skill["id"] for skill in card["skills"]] == ["internal"]
+    # The public card's skills (none configured: the agent itself), then the extended ones.
+    assert [skill["id"] for skill in card["skills"]] == ["a2a-agent", "internal"]
     assert card["url"] == "https://abc123xyz0.execute-api.us-east-1.amazonaws.com/prod/"
     scheme = {
         "type": "apiKey",

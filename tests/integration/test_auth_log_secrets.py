@@ -151,7 +151,7 @@ def test_no_secret_reaches_the_logs(
                 assert PUSH_TOKEN in listed.text  # the owner reads its configs back; logs never do
             async with client_for(stack.service, **{"x-api-key": WRONG_KEY}) as mallory:
                 assert (await mallory.post("/", json=send())).status_code == 403
-            for bearer, status in ((token, 200), (tampered, 403), (expired, 403)):
+            for bearer, status in ((token, 200), (tampered, 401), (expired, 401)):
                 async with client_for(jwt_stack.service, authorization=f"Bearer {bearer}") as client:
                     assert (await client.post("/", json=send())).status_code == status
             return task_id

@@ -101,15 +101,17 @@ async def test_credentials_are_checked_before_the_body_is_parsed(mode: Mode) -> 
 
 # IAM is absent: API Gateway refuses a bad SigV4 signature itself; the app never sees one.
 @pytest.mark.parametrize("mode", ["api_key", "jwt"], indirect=True)
-async def test_wrong_credentials_are_403(mode: Mode) -> None:
+async def test_wrong_credentials_are_refused(mode: Mode) -> None:
+    # A wrong API key is 403; a bearer token that is not valid is 401 invalid_token (RFC 6750).
     assert mode.wrong is not None
     stack = mode.stack()
     async with client_for(stack.service, **mode.wrong) as client:
         response = await client.post("/", json=send())
-    assert response.status_code == 403
+    bearer = "authorization" in mode.wrong
+    assert response.status_code == (401 if bearer else 403)
     answer = response.json()
     assert answer["id"] is None
-    assert "Access denied" in answer["error"]["message"]
+    assert ("not valid" if bearer else "Access denied") in answer["error"]["message"]
     assert _untouched(stack)
 
 
@@ -143,7 +145,9 @@ async def test_the_extended_card_needs_credentials(mode: Mode) -> None:
     assert refused.headers["www-authenticate"] == mode.challenge
     assert extended.status_code == 200
     card = extended.json()
-    assert [skill["id"] for skill in card["skills"]] == ["payroll"]
+    # The public card's skills (none configured: the agent itself), then the extended ones.
+    assert card["skills"] == [*public["skills"], card["skills"][-1]]
+    assert card["skills"][-1]["id"] == "payroll"
     assert card["securitySchemes"] == public["securitySchemes"]
 
 
@@ -213,12 +217,16 @@ BAD_TOKENS: dict[str, Callable[[LocalIssuer], str]] = {
 
 
 @pytest.mark.parametrize("kind", list(BAD_TOKENS))
-async def test_a_bad_token_is_403(issuer: LocalIssuer, tmp_path: Path, kind: str) -> None:
+async def test_a_bad_token_is_401_invalid_token(issuer: LocalIssuer, tmp_path: Path, kind: str) -> None:
+    # RFC 6750 3.1 (issue 22 item 15): the client should get a new token, which 403 never said.
     stack = Stack(echo, **issuer.settings(tmp_path))
     token = BAD_TOKENS[kind](issuer)
     async with client_for(stack.service, authorization=f"Bearer {token}") as client:
         response = await client.post("/", json=send())
-    assert response.status_code == 403
+    assert response.status_code == 401
+    assert response.headers["www-authenticate"] == (
+        'Bearer realm="a2a", error="invalid_token", error_description="The access token is not valid"'
+    )
     assert token not in response.text
     assert _untouched(stack)
 

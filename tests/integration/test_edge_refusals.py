@@ -7,6 +7,7 @@ checks) gets its refusal in its own generation and binding: 0.x JSON-RPC the 0.x
 from __future__ import annotations
 
 import json
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,10 @@ class Mode:
     right: dict[str, str]
     wrong: dict[str, str]
     challenge: str
+    # How wrong credentials are refused: a wrong API key is 403; a bearer token that is not valid
+    # is 401 with RFC 6750's invalid_token challenge, on which a client gets a new token.
+    wrong_status: int = 403
+    wrong_challenge: str | None = None
 
 
 @pytest.fixture(params=["api_key", "jwt"])
@@ -126,6 +131,9 @@ def mode(request: pytest.FixtureRequest, tmp_path: Path) -> Mode:
         right={"authorization": f"Bearer {issuer.mint('alice')}"},
         wrong={"authorization": f"Bearer {LocalIssuer().mint('alice')}"},  # another issuer's key
         challenge='Bearer realm="a2a"',
+        wrong_status=401,
+        wrong_challenge='Bearer realm="a2a", error="invalid_token", '
+        'error_description="The access token is not valid"',
     )
 
 
@@ -139,10 +147,13 @@ async def test_no_credentials_is_401_in_the_requests_shape(mode: Mode, shape: Sh
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=IDS)
-async def test_wrong_credentials_are_403_in_the_requests_shape(mode: Mode, shape: Shape) -> None:
+async def test_wrong_credentials_are_refused_in_the_requests_shape(mode: Mode, shape: Shape) -> None:
     stack = Stack(echo, **mode.settings)
     response = await post(stack, shape, **mode.wrong)
-    assert "Access denied" in refused(response, shape, 403, "PERMISSION_DENIED")
+    grpc = {401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED"}[mode.wrong_status]
+    message = refused(response, shape, mode.wrong_status, grpc)
+    assert ("get a new one" if mode.wrong_challenge else "Access denied") in message
+    assert response.headers.get("www-authenticate") == mode.wrong_challenge
     assert untouched(stack)
     assert (await post(stack, shape, **mode.right)).status_code == 200
 
@@ -209,3 +220,39 @@ async def test_a_method_no_route_takes_on_an_http_json_path_is_a_405_status(meth
     if method != "HEAD":
         assert response.json()["error"]["status"] == "UNIMPLEMENTED"
     assert "GET" in response.headers["allow"]
+
+
+@pytest.mark.parametrize("method", ["OPTIONS", "GET"])
+async def test_the_asterisk_request_target_is_a_404_status(method: str) -> None:
+    # `OPTIONS * HTTP/1.1` (RFC 9110 9.3.7) asks about the server, not a resource: no route
+    # matches it, and the refusal is written as on every other path that is not the app's own.
+    stack = Stack(echo)
+    app = create_app(stack.service)
+    sent: list[dict[str, Any]] = []
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": "*",
+        "raw_path": b"*",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"agent.test"), (b"a2a-version", b"1.0")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        sent.append(dict(message))
+
+    await app(scope, receive, send)
+    start, body = sent[0], b"".join(m.get("body", b"") for m in sent[1:])
+    assert start["status"] == 404
+    assert dict(start["headers"])[b"content-type"] == b"application/a2a+json"
+    error = json.loads(body)["error"]
+    assert (error["code"], error["status"]) == (404, "NOT_FOUND")

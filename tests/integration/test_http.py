@@ -66,7 +66,7 @@ async def test_agent_card_json_is_the_1_0_card_with_the_0_3_fields_and_agent_jso
     url = "http://agent.test/"
     assert new["supportedInterfaces"] == [
         {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-        {"url": url, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": url.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
         {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
     ]
     # What 0.3 clients read, merged in.

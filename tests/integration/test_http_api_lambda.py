@@ -125,13 +125,16 @@ def test_scopes_come_from_the_jwt_authorizer_scope_list() -> None:
     assert principal.scopes == {"a2a/tasks.write", "a2a/tasks.read"}
 
 
-def test_an_expired_token_the_authorizer_passed_is_403(
+def test_an_expired_token_the_authorizer_passed_is_401_invalid_token(
     monkeypatch: pytest.MonkeyPatch, loop: asyncio.AbstractEventLoop
 ) -> None:
     api = load_handler(monkeypatch, A2A_AUTH_MODE="jwt")
-    status, _, answer = call(api, jwt_event(expires_in=-3600))
-    assert status == 403
-    assert answer["error"]["message"] == "Access denied: the bearer token has expired"
+    status, headers, answer = call(api, jwt_event(expires_in=-3600))
+    assert status == 401
+    assert 'error="invalid_token"' in headers["www-authenticate"]
+    assert (
+        answer["error"]["message"] == "Authentication required: the bearer token has expired; get a new one"
+    )
     assert not api.adapters.store._logs
 
 

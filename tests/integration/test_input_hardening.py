@@ -381,3 +381,38 @@ async def test_a_refused_push_url_names_the_url(
     params = {"taskId": task_id, "pushNotificationConfig": {"url": "http://169.254.169.254/"}}
     error = await refused(client, stack, rpc("tasks/pushNotificationConfig/set", params))
     assert error["data"]["field"] == "pushNotificationConfig.url"
+
+
+async def internal_dns(host: str, port: int) -> list[str]:
+    """This network's names: "vm" is a machine here, "db" another, anything else does not exist."""
+    names = {"vm": ["127.0.0.1"], "db": ["10.0.3.7"], "hooks.example.com": ["93.184.215.14"]}
+    if host not in names:
+        raise OSError("Name or service not known")
+    return names[host]
+
+
+@pytest.mark.parametrize("url", ["https://vm:9/hook", "https://db/hook", "https://nowhere/hook"])
+async def test_a_refused_webhook_never_says_what_its_host_resolves_to(
+    client: httpx.AsyncClient, stack: Stack, task_id: str, url: str
+) -> None:
+    # Issue 22 item 16: "host 'vm' resolves to 127.0.0.1, a loopback address" let any caller map
+    # the agent's internal names. An internal name and one that does not exist read alike.
+    push = stack.service.push
+    assert push is not None
+    push.policy = UrlPolicy(resolver=internal_dns)
+    host = url.split("//")[1].split(":")[0].split("/")[0]
+    rule = (
+        f"host {host!r} is refused: webhooks must be reachable on the public internet (global "
+        "unicast addresses only), and a name must resolve to such addresses only"
+    )
+    params = {"taskId": task_id, "pushNotificationConfig": {"url": url}}
+    error = await refused(client, stack, rpc("tasks/pushNotificationConfig/set", params))
+    assert error["data"] == {"field": "pushNotificationConfig.url", "reason": rule}
+    v1 = {"taskId": task_id, "url": url}
+    response = await client.post(
+        f"/tasks/{task_id}/pushNotificationConfigs", json=v1, headers={"A2A-Version": "1.0"}
+    )
+    assert response.status_code == 400
+    assert rule in response.json()["error"]["message"]
+    assert "127.0.0.1" not in response.text
+    assert "10.0.3.7" not in response.text

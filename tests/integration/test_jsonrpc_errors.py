@@ -150,6 +150,9 @@ async def test_an_internal_failure_is_32603_without_details(stack: Stack) -> Non
     from a2a_core.core.store import InMemoryTaskStore
 
     class BrokenStore(InMemoryTaskStore):
+        async def owned(self, task_id: str, owner: str) -> bool:
+            raise RuntimeError("disk on fire at /var/secret/path")
+
         async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[Any]:
             raise RuntimeError("disk on fire at /var/secret/path")
 

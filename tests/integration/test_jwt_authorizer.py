@@ -309,7 +309,7 @@ def test_the_api_function_serves_the_caller_the_authorizer_allowed(
     replayed = copy.deepcopy(alice)
     replayed["context"]["exp"] = int(time.time()) - 60
     status, answer = call(api, through_the_gateway(alice_token, replayed, get))
-    assert status == 403
+    assert status == 401  # invalid_token: the client gets a new one
     assert answer["error"]["code"] == -32600
 
 

@@ -103,7 +103,7 @@ def test_a_1_0_json_rpc_send_message(api: ModuleType, door: str) -> None:
         for name in [name for name in headers if name.lower() == "a2a-version"]:
             del headers[name]
     refused = call(api, door, request, "application/json")
-    assert refused["error"]["code"] == -32009
+    assert refused["error"]["code"] == -32601  # 0.3 is served, and has no such method
     assert "A2A-Version: 1.0" in refused["error"]["message"]
 
 
@@ -179,3 +179,18 @@ def test_an_id_that_needs_escaping_reaches_the_routes_intact(
     status, _, body = invoke(api, door, request)
     assert status == 404
     assert json.loads(body)["error"]["message"] == f"Task {task_id} not found"
+
+
+def _with_version(request: dict[str, Any], value: str) -> dict[str, Any]:
+    for headers in (request["headers"], request.get("multiValueHeaders", {})):
+        for name in [name for name in headers if name.lower() == "a2a-version"]:
+            headers[name] = [value] if isinstance(headers[name], list) else value
+    return request
+
+
+@pytest.mark.parametrize("value", ["1" * 4301 + ".0", "1." + "0" * 4301])
+def test_a_version_no_int_can_hold_is_refused_not_a_500(api: ModuleType, door: str, value: str) -> None:
+    request = _with_version(event(door, "v1_jsonrpc_send_message"), value)
+    assert call(api, door, request, "application/json")["error"]["code"] == -32009
+    status, _, body = invoke(api, door, _with_version(event(door, "v1_list_tasks"), value))
+    assert (status, json.loads(body)["error"]["status"]) == (400, "FAILED_PRECONDITION")

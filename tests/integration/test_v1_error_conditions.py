@@ -103,6 +103,9 @@ class _BrokenStore(InMemoryTaskStore):
         super().__init__()
         self.error = error
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        raise self.error  # the first read of a caller's request: whose task it is
+
     async def head(self, task_id: str) -> Any:
         raise self.error
 
@@ -156,7 +159,8 @@ async def test_the_extended_card_is_declared_exactly_when_it_is_configured() -> 
     assert card["capabilities"]["extendedAgentCard"] is True
     assert over_rest.status_code == 200
     for extended in (over_rpc.json()["result"], over_rest.json()):
-        assert [skill["id"] for skill in extended["skills"]] == ["payroll"]
+        # The public card's skills (none configured: the agent itself), then the extended ones.
+        assert [skill["id"] for skill in extended["skills"]] == ["a2a-agent", "payroll"]
 
     # Skills but no auth: nothing to keep from anyone, so no extended card and no capability.
     unconfigured = Stack(echo, extended_skills=[SKILL])

@@ -4,14 +4,17 @@ The header or the ``A2A-Version`` query parameter picks it: absent or empty is 0
 which predate the parameter, are served by the 0.3 methods), ``0.2``/``0.3`` the 0.x methods,
 ``1.0`` (a patch part ignored) the 1.0 ones. Anything else, and values that disagree, are
 VersionNotSupportedError: -32009 over JSON-RPC (in 1.0's shape, id echoed), 400
-FAILED_PRECONDITION over HTTP+JSON. A method of the other generation gets -32009 saying which
-header reaches it; HTTP+JSON without ``A2A-Version: 1.0`` is refused the same way.
+FAILED_PRECONDITION over HTTP+JSON; only ASCII digits of sane length are read, so neither a
+number Python cannot convert nor digits of another script pass for a version. A method of the
+other generation is -32601 (the requested version is served, and has no such method) saying
+which header reaches it; HTTP+JSON without ``A2A-Version: 1.0`` is VersionNotSupportedError.
 """
 
 from __future__ import annotations
 
 import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -46,7 +49,7 @@ async def test_0x_values_are_served_by_the_0x_methods(client: httpx.AsyncClient,
         "jsonrpc": "2.0",
         "id": "b",
         "error": {
-            "code": -32009,
+            "code": -32601,
             "message": "SendMessage is an A2A 1.0 method: send the header A2A-Version: 1.0",
         },
     }
@@ -61,7 +64,7 @@ async def test_1_0_values_are_served_by_the_1_0_methods(
     sent = await client.post(path, json=_rpc("SendMessage", v1_send()), headers=headers)
     assert sent.json()["result"]["task"]["status"]["state"] == "TASK_STATE_SUBMITTED"
     refused = await client.post(path, json=_rpc("message/send", v0_send(), "m"), headers=headers)
-    message = expect_rpc_error(refused, "VERSION_NOT_SUPPORTED", request_id="m")
+    message = expect_rpc_error(refused, "METHOD_NOT_FOUND", request_id="m")
     assert (
         message
         == "message/send is an A2A 0.2.5/0.3 method: send it without A2A-Version (or with A2A-Version: 0.3)"
@@ -78,7 +81,7 @@ def _rpc(method: str, params: Any, request_id: Any = 1) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
 
-UNSUPPORTED = ["2.0", "1", "abc", "1.1", "0.5", "0.1", "v1.0", "1.0-rc1"]
+UNSUPPORTED = ["2.0", "1", "abc", "1.1", "0.5", "0.1", "v1.0", "1.0-rc1", "1.0.", "01.0000001"]
 
 
 @pytest.mark.parametrize("value", UNSUPPORTED)
@@ -138,3 +141,40 @@ async def test_cards_and_health_are_served_whatever_the_version(client: httpx.As
     for path in ("/.well-known/agent-card.json", "/.well-known/agent.json", "/healthz"):
         response = await client.get(path, headers=version("2.0"))
         assert response.status_code == 200
+
+
+# Digits of other scripts (Arabic-Indic, Devanagari, fullwidth): \d would read them as 1.0 and 0.3.
+NOT_ASCII = ["\u0661.\u0660", "\u0967.\u0966", "\uff11.\uff10", "1.\u0660", "\u0660.\u0663"]
+
+
+@pytest.mark.parametrize("value", NOT_ASCII)
+async def test_digits_of_other_scripts_are_no_version(client: httpx.AsyncClient, value: str) -> None:
+    query = "?" + urlencode({"A2A-Version": value})
+    metadata = {"requestedVersion": value, "supportedVersions": SUPPORTED}
+    response = await client.post("/" + query, json=_rpc("SendMessage", v1_send(), "u"))
+    expect_rpc_error(response, "VERSION_NOT_SUPPORTED", request_id="u", metadata=metadata)
+    rest = await call_rest(client, "GET", "/tasks" + query, headers={})
+    expect_rest_error(rest, "VERSION_NOT_SUPPORTED", metadata=metadata)
+
+
+HUGE = ["1" * 4301 + ".0", "1." + "0" * 4301, "1.0." + "9" * 5000, "9" * 60_000 + ".0"]
+
+
+@pytest.mark.parametrize("value", HUGE, ids=["major", "minor", "patch", "60k"])
+@pytest.mark.parametrize("where", ["header", "query"])
+async def test_a_version_of_thousands_of_digits_is_refused_not_a_crash(
+    client: httpx.AsyncClient, value: str, where: str
+) -> None:
+    headers, query = (version(value), "") if where == "header" else ({}, f"?A2A-Version={value}")
+    # The value is cut short, not echoed whole.
+    metadata = {
+        "requestedVersion": f"{value[:32]}... ({len(value)} characters)",
+        "supportedVersions": SUPPORTED,
+    }
+    response = await client.post("/" + query, json=_rpc("SendMessage", v1_send(), "h"), headers=headers)
+    expect_rpc_error(response, "VERSION_NOT_SUPPORTED", request_id="h", metadata=metadata)
+    assert len(response.content) < 1000
+    for verb, path in (("GET", "/tasks"), ("POST", "/message:send")):
+        body = v1_send() if verb == "POST" else None
+        rest = await call_rest(client, verb, path + query, body, headers=headers)
+        expect_rest_error(rest, "VERSION_NOT_SUPPORTED", metadata=metadata)

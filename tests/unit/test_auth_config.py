@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from a2a_core.auth import CredentialsRejectedError, NoAuthenticator, Principal, build_authenticator
+from a2a_core.auth.bearer import Jwks, TokenValidator
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.dev.auth import dev_auth
 from a2a_core.dev.console import banner
@@ -55,6 +56,14 @@ def test_an_incomplete_or_unsafe_jwt_configuration_stops_start_up(
 ) -> None:
     with pytest.raises(SettingsError, match=problem):
         build_authenticator(Settings(auth_mode="jwt", **fields))
+
+
+def test_an_empty_algorithm_list_stops_start_up() -> None:
+    # Issue 22 item 17: [] used to start and fall back to the JWT library's defaults.
+    with pytest.raises(SettingsError, match=r"A2A_JWT_ALGORITHMS: .*at least one algorithm"):
+        Settings.from_env({"A2A_AUTH_MODE": "jwt", "A2A_JWT_ALGORITHMS": "[]"})
+    with pytest.raises(ValueError, match="no algorithms"):
+        TokenValidator(Jwks(url="https://issuer.example/jwks"), issuer="i", audience="a", algorithms=[])
 
 
 async def test_jwt_without_local_validation_accepts_only_gateway_verified_tokens() -> None:

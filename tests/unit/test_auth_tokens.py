@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from a2a_core.auth import CredentialsMissingError, CredentialsRejectedError, gateway
 from a2a_core.auth.api_key import ApiKeyAuthenticator
+from a2a_core.auth.base import TokenInvalidError
 from a2a_core.auth.bearer import AuthUnavailableError, BearerAuthenticator, Jwks, TokenValidator
 from a2a_core.auth.iam import IamAuthenticator
 from a2a_core.auth.testing import LocalIssuer
@@ -67,7 +68,7 @@ async def test_unknown_keys_do_not_make_every_request_fetch() -> None:
     check = validator(Jwks(url="https://issuer/jwks", fetch=endpoint.fetch, clock=Clock()), issuer)
     await check.validate(issuer.mint("alice"))
     for _ in range(5):
-        with pytest.raises(CredentialsRejectedError):
+        with pytest.raises(TokenInvalidError):
             await check.validate(stranger.mint("mallory"))
     assert endpoint.fetches == 1  # refreshes are rate limited
 
@@ -148,9 +149,10 @@ def lambda_authorizer_event(exp: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("exp", [NOW - 31, str(NOW - 31), str(NOW - 3600), float(NOW - 3600)])
 async def test_a_cached_authorizer_result_does_not_outlive_its_token(exp: Any) -> None:
     authenticator = BearerAuthenticator(None, now=lambda: NOW)
-    with pytest.raises(CredentialsRejectedError) as raised:
+    with pytest.raises(TokenInvalidError) as raised:
         await authenticator.authenticate({"aws.event": lambda_authorizer_event(exp)}, {})
-    assert raised.value.status_code == 403
+    assert raised.value.status_code == 401
+    assert 'error="invalid_token"' in raised.value.headers()["WWW-Authenticate"]
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 
 from a2a_core.push.urls import UnresolvableHostError, UrlPolicy, WebhookRefusedError, check_header_value
@@ -41,12 +43,23 @@ def resolving(*answers: str) -> UrlPolicy:
     return UrlPolicy(resolver=resolver)
 
 
+RULE = (
+    "host 'hooks.example.com' is refused: webhooks must be reachable on the public internet "
+    "(global unicast addresses only), and a name must resolve to such addresses only"
+)
+
+
 @pytest.mark.parametrize(("address", "reason"), REFUSED_ADDRESSES)
-async def test_a_host_resolving_to_a_refused_address_is_refused_with_the_reason(
+async def test_a_host_resolving_to_a_refused_address_is_refused_naming_the_rule_only(
     address: str, reason: str
 ) -> None:
-    with pytest.raises(WebhookRefusedError, match=reason):
+    # What the name resolves to is for the operator (detail), never for the caller (message):
+    # a caller could otherwise map the names of the agent's network.
+    with pytest.raises(WebhookRefusedError) as refused:
         await resolving(address).check("https://hooks.example.com/a2a")
+    assert str(refused.value) == RULE
+    assert reason in refused.value.detail
+    assert str(ipaddress.ip_address(address)) in refused.value.detail
 
 
 @pytest.mark.parametrize(("address", "reason"), REFUSED_ADDRESSES)
@@ -57,8 +70,12 @@ async def test_an_ip_literal_of_a_refused_class_is_refused(address: str, reason:
 
 
 async def test_one_private_answer_among_public_ones_is_enough_to_refuse() -> None:
-    with pytest.raises(WebhookRefusedError, match=r"10\.0\.0\.7"):
+    with pytest.raises(WebhookRefusedError) as refused:
         await resolving(PUBLIC, "10.0.0.7").check("https://hooks.example.com/a2a")
+    assert (str(refused.value), refused.value.detail.split(",")[0]) == (
+        RULE,
+        "host 'hooks.example.com' resolves to 10.0.0.7",
+    )
 
 
 async def test_a_public_https_url_passes_and_is_pinned_to_the_checked_address() -> None:
@@ -117,12 +134,14 @@ async def test_the_domain_allowlist_admits_listed_domains_and_their_subdomains_o
             await policy.check(url)
 
 
-async def test_a_host_that_does_not_resolve_is_refused_as_unresolvable() -> None:
+async def test_a_host_that_does_not_resolve_is_refused_in_the_same_words_as_an_internal_one() -> None:
     async def nxdomain(host: str, port: int) -> list[str]:
         raise OSError("Name or service not known")
 
-    with pytest.raises(UnresolvableHostError, match="does not resolve"):
-        await UrlPolicy(resolver=nxdomain).check("https://nowhere.example/a")
+    with pytest.raises(UnresolvableHostError) as refused:
+        await UrlPolicy(resolver=nxdomain).check("https://hooks.example.com/a")
+    assert str(refused.value) == RULE
+    assert refused.value.detail == "host 'hooks.example.com' does not resolve (Name or service not known)"
 
 
 @pytest.mark.parametrize("value", ["ok\r\nX-Injected: 1", "ok\nmore", "nul\x00"])

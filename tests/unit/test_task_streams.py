@@ -310,7 +310,8 @@ async def test_a_follower_reads_once_per_wake_up_whether_or_not_something_is_new
         assert _describe(await received.get()) == ("22", "status", (TaskState.working, False))
         assert _describe(await received.get()) == ("23", "status", (TaskState.input_required, True))
 
-    assert counting.calls["head"] == 1  # resubscribe: the task is the caller's, and nothing is new
+    # resubscribe: the task is the caller's (checked before anything is read), and nothing is new
+    assert counting.calls["owned"] == counting.calls["head"] == 1
     # Each wake-up (an append, or a poll that timed out) is one read of what follows.
     assert counting.calls["entries"] == counting.calls["wait_for_append"] >= 20
-    assert set(counting.calls) == {"head", "entries", "wait_for_append"}
+    assert set(counting.calls) == {"owned", "head", "entries", "wait_for_append"}

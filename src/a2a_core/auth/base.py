@@ -1,6 +1,7 @@
 """Who is calling, the authenticator port, and the ways a call is refused (401, 403, 429).
 
-A refusal is an `AuthError` carrying its HTTP status, message and headers; the app writes it in
+A refusal is an `AuthError` carrying its HTTP status, message and headers (a bearer token's per
+RFC 6750: 401 with a challenge whether it is missing or not valid); the app writes it in
 the shape of the request's generation and binding (`a2a_core.edge.refusal`).
 """
 
@@ -55,6 +56,12 @@ class CredentialsRejectedError(AuthError):
     """Credentials were sent but are not valid here: 403."""
 
     status_code = 403
+
+
+class TokenInvalidError(AuthError):
+    """A bearer token was sent but is not valid (expired, forged, another issuer's or audience's):
+    401 with a challenge that says so (RFC 6750 3.1 ``invalid_token``), on which a client gets a
+    new token; 403 is for a valid token without the rights (``insufficient_scope``)."""
 
 
 class RateLimitedError(AuthError):

@@ -27,11 +27,20 @@ from a2a_core.auth.base import (
     CredentialsMissingError,
     CredentialsRejectedError,
     Principal,
+    TokenInvalidError,
 )
 
 logger = logging.getLogger(__name__)
 
 CHALLENGE = 'Bearer realm="a2a"'
+# RFC 6750 3.1: a token that was sent and is not valid; the client should get a new one.
+INVALID_CHALLENGE = (
+    'Bearer realm="a2a", error="invalid_token", error_description="The access token is not valid"'
+)
+NOT_VALID = (
+    "Authentication required: the bearer token is not valid (expired, or not issued for this agent); "
+    "get a new one"
+)
 # How long past its exp a token API Gateway's authorizer vouched for is still accepted (clock skew).
 CONTEXT_EXPIRY_LEEWAY_SECONDS = 30.0
 # Asymmetric only: with a shared-secret algorithm a published (public) key would forge tokens.
@@ -127,6 +136,8 @@ class TokenValidator:
         leeway: float = 30.0,
         now: Callable[[], float] = time.time,
     ) -> None:
+        if not algorithms:  # joserfc would fall back to its own defaults
+            raise ValueError("no algorithms: name the ones the issuer signs with (RS256, ES256, ...)")
         refused = sorted(set(algorithms) - ALLOWED_ALGORITHMS)
         if refused:
             raise ValueError(
@@ -159,7 +170,7 @@ class TokenValidator:
         except (JoseError, ValueError, TypeError, KeyError) as error:
             # The error names the failed check, never the token.
             logger.info("bearer token refused: %s", type(error).__name__)
-            raise CredentialsRejectedError("Access denied: the bearer token is not valid") from None
+            raise TokenInvalidError(NOT_VALID, challenge=INVALID_CHALLENGE) from None
         claims: Mapping[str, Any] = decoded.claims
         return claims
 
@@ -208,7 +219,10 @@ class BearerAuthenticator(Authenticator):
             return
         if exp < self._now() - CONTEXT_EXPIRY_LEEWAY_SECONDS:
             logger.info("bearer token refused: the authorizer context has expired")
-            raise CredentialsRejectedError("Access denied: the bearer token has expired")
+            raise TokenInvalidError(
+                "Authentication required: the bearer token has expired; get a new one",
+                challenge=INVALID_CHALLENGE,
+            )
 
 
 def bearer_token(authorization: str) -> str:

@@ -6,7 +6,8 @@ is checked by the very `TokenValidator` that ``a2a-serverless dev`` uses.
 API Gateway turns each outcome into the caller's answer:
 
 - no ``Bearer`` token: the exception ``Unauthorized``, which API Gateway maps to 401;
-- a token that is not valid: a ``Deny`` policy, 403;
+- a token that is not valid: a ``Deny`` policy, which API Gateway answers ``ACCESS_DENIED``: 401
+  with ``error="invalid_token"`` (RFC 6750) by the construct's gateway response;
 - the issuer's keys unavailable: any other exception, 500 (``AUTHORIZER_FAILURE``);
 - a valid token: an ``Allow`` policy and a context the API function reads the caller from.
 
@@ -24,7 +25,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from a2a_core.auth import gateway
-from a2a_core.auth.base import CredentialsMissingError, CredentialsRejectedError
+from a2a_core.auth.base import CredentialsMissingError, TokenInvalidError
 from a2a_core.auth.bearer import AuthUnavailableError, TokenValidator, bearer_token
 
 AuthorizerHandler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -66,7 +67,7 @@ def token_authorizer_handler(
         stage = f"{match.group(1)}/*"
         try:
             claims = runner.run_until_complete(validator.validate(token))
-        except CredentialsRejectedError:
+        except TokenInvalidError:
             logger.info("denied: the token is not valid")
             return policy(NOBODY, "Deny", stage)
         except AuthUnavailableError:

@@ -3,9 +3,17 @@
 Every method that reaches the agent (``ANY /`` and ``ANY /{proxy+}``) requires the mode's
 credential; the public documents (the agent card, the push JWKS, ``/healthz``, ``/docs`` and the
 ``GET /`` index) stay open, as explicit ``GET`` methods that take precedence over the proxy.
-API Gateway's own refusals are rewritten as JSON-RPC error bodies with the same
-``WWW-Authenticate`` challenges the app sends when it checks credentials itself (`a2a-serverless
-dev`), so a client sees one protocol whichever side refused it.
+API Gateway's own refusals carry the same HTTP statuses and ``WWW-Authenticate`` challenges the
+app sends when it checks credentials itself (`a2a-serverless dev`, a function URL): a bearer token
+that is missing is 401 ``Bearer realm="a2a"``, one that is not valid 401 with
+``error="invalid_token"`` (RFC 6750), so a client refreshes its token whichever side refused it.
+
+A gateway response's body is one template for every path (API Gateway substitutes variables in
+it but runs no logic), so it is written to read as each binding's error: a JSON-RPC error
+response (``id`` null, ``data`` the ErrorInfo 1.0 errors carry, which 0.x readers take as any
+``data``) whose ``error`` is also a ``google.rpc.Status`` (``code`` the HTTP status, ``status``
+its gRPC name) wherever the response's status is fixed. The default 4xx and 5xx responses, whose
+status API Gateway picks, keep the JSON-RPC codes.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from constructs import Construct
 
 from a2a_core.auth import api_key, bearer, iam
 from a2a_core.cdk.options import ApiKeyLimits, AuthMode
+from a2a_core.edge import GRPC_STATUS
 
 # Served to anyone, in every mode (A2A: the card is how a client learns how to authenticate).
 PUBLIC_PATHS = (
@@ -55,7 +64,8 @@ def token_authorizer(
     scope: Construct, function: lambda_.IFunction, cache_ttl: Duration
 ) -> apigw.TokenAuthorizer:
     """A TOKEN authorizer: a missing or malformed header is 401 (without invoking ``function``),
-    a token ``function`` denies is 403, and its verdict is cached per token for ``cache_ttl``."""
+    a token ``function`` denies is 401 ``invalid_token`` (`add_gateway_responses`), and its verdict
+    is cached per token for ``cache_ttl``."""
     return apigw.TokenAuthorizer(
         scope,
         "JwtAuthorizer",
@@ -105,17 +115,29 @@ class ApiKeys(Construct):
 
 
 def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
-    """JSON-RPC error bodies for everything API Gateway answers itself."""
+    """Error bodies both bindings read for everything API Gateway answers itself (module doc)."""
     _respond(rest_api, "Default4xx", apigw.ResponseType.DEFAULT_4_XX, INVALID_REQUEST)
     _respond(rest_api, "Default5xx", apigw.ResponseType.DEFAULT_5_XX, INTERNAL_ERROR)
-    _respond(
-        rest_api,
-        "AccessDenied",
-        apigw.ResponseType.ACCESS_DENIED,
-        INVALID_REQUEST,
-        "Access denied: the credentials are not valid for this agent",
-        status="403",
-    )
+    if mode is AuthMode.JWT:
+        # The authorizer denies a token that is not valid (expired, forged, another issuer's).
+        _respond(
+            rest_api,
+            "AccessDenied",
+            apigw.ResponseType.ACCESS_DENIED,
+            INVALID_REQUEST,
+            bearer.NOT_VALID,
+            status=401,
+            challenge=bearer.INVALID_CHALLENGE,
+        )
+    else:
+        _respond(
+            rest_api,
+            "AccessDenied",
+            apigw.ResponseType.ACCESS_DENIED,
+            INVALID_REQUEST,
+            "Access denied: the credentials are not valid for this agent",
+            status=403,
+        )
     if mode is AuthMode.API_KEY:
         # API Gateway cannot tell a missing key from a wrong one: both are INVALID_API_KEY (403).
         _respond(
@@ -124,7 +146,7 @@ def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
             apigw.ResponseType.INVALID_API_KEY,
             INVALID_REQUEST,
             f"Access denied: send a valid API key in the {api_key.HEADER} header",
-            status="403",
+            status=403,
             challenge=api_key.CHALLENGE,
         )
     if mode is AuthMode.JWT:
@@ -134,7 +156,7 @@ def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
             apigw.ResponseType.UNAUTHORIZED,
             INVALID_REQUEST,
             "Authentication required: send a bearer token (Authorization: Bearer <JWT>)",
-            status="401",
+            status=401,
             challenge=bearer.CHALLENGE,
         )
         _respond(
@@ -143,7 +165,7 @@ def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
             apigw.ResponseType.AUTHORIZER_FAILURE,
             INTERNAL_ERROR,
             "Cannot verify tokens right now: the issuer's keys are unavailable; retry later",
-            status="503",
+            status=503,
         )
     if mode is AuthMode.IAM:
         # Every path the agent serves has a method (the proxy), so a missing token means an unsigned
@@ -154,18 +176,29 @@ def add_gateway_responses(rest_api: apigw.RestApi, mode: AuthMode) -> None:
             apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN,
             INVALID_REQUEST,
             "Authentication required: sign the request with AWS Signature Version 4 (execute-api)",
-            status="401",
+            status=401,
             challenge=iam.CHALLENGE,
         )
 
 
-def error_template(code: int, message: str | None) -> str:
-    """A JSON-RPC error response (``id`` null: the gateway never read the request); without a
-    message, API Gateway's own (``$context.error.messageString`` is it, JSON-quoted)."""
+_REASONS = {INVALID_REQUEST: "INVALID_REQUEST", INTERNAL_ERROR: "INTERNAL_ERROR"}
+
+
+def error_template(code: int, message: str | None, *, status: int | None = None) -> str:
+    """A refusal both bindings read (module doc); without a message, API Gateway's own
+    (``$context.error.messageString`` is it, JSON-quoted). With a fixed HTTP ``status`` the error
+    is also a google.rpc.Status (its code is ``status``); else its code is the JSON-RPC ``code``."""
     quoted = json.dumps(message) if message is not None else "$context.error.messageString"
+    info = {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": _REASONS[code],
+        "domain": "a2a-protocol.org",
+        "metadata": {"requestId": "$context.requestId"},
+    }
+    named = f'"code":{status},"status":{json.dumps(GRPC_STATUS[status])}' if status else f'"code":{code}'
     return (
-        f'{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":{quoted},'
-        '"data":{"requestId":"$context.requestId"}}}'
+        f'{{"jsonrpc":"2.0","id":null,"error":{{{named},"message":{quoted},'
+        f'"data":[{json.dumps(info, separators=(",", ":"))}]}}}}'
     )
 
 
@@ -176,13 +209,13 @@ def _respond(
     code: int,
     message: str | None = None,
     *,
-    status: str | None = None,
+    status: int | None = None,
     challenge: str | None = None,
 ) -> None:
     rest_api.add_gateway_response(
         id,
         type=response_type,
-        status_code=status,
+        status_code=str(status) if status else None,
         response_headers={"WWW-Authenticate": f"'{challenge}'"} if challenge else None,
-        templates={"application/json": error_template(code, message)},
+        templates={"application/json": error_template(code, message, status=status)},
     )

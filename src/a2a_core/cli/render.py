@@ -91,7 +91,8 @@ def card_summary(
 
 
 def _interface(interface: Interface, url: str) -> str:
-    where = "" if interface.url == url else f" at {interface.url}"
+    # Our HTTP+JSON interface's URL is the base URL without its trailing slash: the same place.
+    where = "" if interface.url.rstrip("/") == url.rstrip("/") else f" at {interface.url}"
     return f"{interface.binding} {interface.version}{where}"
 
 

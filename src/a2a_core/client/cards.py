@@ -67,15 +67,26 @@ def _join(base: str, url: str) -> str:
 def verify_signatures(document: Mapping[str, Any], jwks: Mapping[str, Any]) -> dict[str, Any]:
     """The protected header of the card signature that ``jwks`` verifies (spec 8.4).
 
-    Raises ValueError saying why none does (including: the card carries no signatures).
+    Raises ValueError saying why none does (including: the card carries no signatures), or, for
+    a card carrying both generations' fields, naming those whose 0.3 and 1.0 copies disagree: no
+    signature covers both copies, so such a card may have been changed after signing
+    (`a2a_core.protocol.v1.card_copies`).
     """
     try:
+        from a2a_core.protocol.v1.card_copies import disagreements
         from a2a_core.protocol.v1.card_signing import CardSignatureError, verify_card
     except ImportError as error:
         raise ValueError(
             f"verifying card signatures needs {error.name}: pip install 'a2a-serverless[client,push]'"
         ) from None
     try:
-        return verify_card(document, jwks)
+        header = verify_card(document, jwks)
     except CardSignatureError as error:
         raise ValueError(f"the card's signature does not verify: {error}") from None
+    disagree = disagreements(document)
+    if disagree:
+        raise ValueError(
+            "the card's signature verifies, but its 0.3 and 1.0 copies of a field disagree (no "
+            f"signature covers both; it may have been changed after signing): {'; '.join(disagree)}"
+        )
+    return header

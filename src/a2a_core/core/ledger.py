@@ -111,7 +111,8 @@ class TaskLedger:
         return folding.task(folding.messages), True
 
     # Reads and writes for a client pass ``owner`` (its principal): a task someone else owns is
-    # reported exactly like a task that does not exist. None skips the check (the worker's writes).
+    # reported exactly like a task that does not exist, checked before any content is read
+    # (`_check_owner`). None skips the check (the worker's writes).
     async def load(
         self, task_id: str, history_length: int | None = None, *, owner: str | None = None
     ) -> Task:
@@ -128,6 +129,7 @@ class TaskLedger:
     ) -> TaskView:
         """`load`, with the head it was folded through; as of the commit starting at or before
         ``through`` when given (a stream's start, a push notification's commit)."""
+        await self._check_owner(task_id, owner)
         view = await self._reader.view(task_id, history_length=history_length, through=through)
         if view is None or not _owned(view.head, owner):
             raise TaskNotFoundError(f"Task {task_id} not found")
@@ -157,10 +159,18 @@ class TaskLedger:
         return await self.store.read(task_id, after_seq)
 
     async def head(self, task_id: str, *, owner: str | None = None) -> Commit:
+        await self._check_owner(task_id, owner)
         head = await self.store.head(task_id)
         if head is None or not _owned(head, owner):
             raise TaskNotFoundError(f"Task {task_id} not found")
         return head
+
+    async def _check_owner(self, task_id: str, owner: str | None) -> None:
+        """TaskNotFoundError unless ``owner`` (None: anyone) owns the task, before any of its
+        content is read: another caller's task and an unknown id cost the same one small read
+        (`TaskStore.owned`), so neither the answer nor its timing tells them apart."""
+        if owner is not None and not await self.store.owned(task_id, owner):
+            raise TaskNotFoundError(f"Task {task_id} not found")
 
     async def write(
         self,
@@ -179,6 +189,8 @@ class TaskLedger:
         append loses a race or ``decide`` refuses. One that also knows the task folded through
         that head (``folding``, left unchanged) saves the read a snapshot would otherwise take.
         """
+        if head is None:
+            await self._check_owner(task_id, owner)  # once: a task's owner never changes
         for _ in range(self._max_races):
             cached = head is not None
             current = head or await self.head(task_id)

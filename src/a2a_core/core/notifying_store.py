@@ -54,6 +54,9 @@ class NotifyingTaskStore(TaskStore):
     async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
         return await self.inner.count_owned(owner, context_id=context_id)
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        return await self.inner.owned(task_id, owner)
+
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         # Appends by other processes are not seen here: the caller's next poll finds them.
         await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)

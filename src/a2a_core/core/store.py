@@ -140,6 +140,15 @@ class TaskStore(ABC):
         Same isolation and consistency as `list_owned`; costs a read of the owner's whole index.
         """
 
+    @abstractmethod
+    async def owned(self, task_id: str, owner: str) -> bool:
+        """Whether the task exists and ``owner`` created it (a first commit without an owner is
+        `ANONYMOUS_OWNER`'s). False alike for another caller's task and for one that does not
+        exist, and the same work either way, reading no task content: ownership is checked
+        before anything is read, so a refusal's cost does not tell a caller which ids exist (a
+        wrapper forwards it: reading the head to answer would undo that). Strongly consistent.
+        """
+
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         """Return once the log may hold events past ``after_seq``, or after ``timeout`` seconds.
 
@@ -167,6 +176,7 @@ class InMemoryTaskStore(TaskStore):
         self._logs: dict[str, list[_Stored]] = {}
         # Per owner: (created_at, task_id, context_id) of each task, oldest first.
         self._owned: dict[str, list[tuple[float, str, str]]] = {}
+        self._owners: dict[str, str] = {}  # task id -> the owner of its first commit
         self._notifier = Notifier()
 
     async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
@@ -184,6 +194,7 @@ class InMemoryTaskStore(TaskStore):
                 if log is not None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} already exists")
                 self._logs[commit.task_id] = [entry]
+                self._owners[commit.task_id] = commit.owner or ANONYMOUS_OWNER
                 owned = self._owned.setdefault(commit.owner or ANONYMOUS_OWNER, [])
                 bisect.insort(owned, (commit.created_at, commit.task_id, commit.context_id))
             else:
@@ -239,6 +250,10 @@ class InMemoryTaskStore(TaskStore):
                 return False
             log[index].snapshot = snapshot
         return True
+
+    async def owned(self, task_id: str, owner: str) -> bool:
+        with self._lock:
+            return self._owners.get(task_id) == owner
 
     async def list_owned(
         self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int

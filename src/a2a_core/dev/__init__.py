@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from a2a_core.dev.auth import DevAuth
     from a2a_core.emulator.moto_server import EmulatedAws
     from a2a_core.server import AgentServer
+    from a2a_core.settings import Settings
 
 Background = Callable[[asyncio.Event], Coroutine[Any, Any, None]]
 
@@ -40,3 +41,11 @@ class DevStack:
     closers: list[Callable[[], None]] = field(default_factory=list)  # after everything stopped
     # The one app serving `service`, built last by `a2a_core.dev.stack.build_dev_stack`.
     app: Starlette = field(init=False)
+
+
+def loopback_webhooks(settings: Settings) -> Settings:
+    """``settings`` admitting webhooks on this machine (http://127.0.0.1:...: the point of dev),
+    unless ``A2A_PUSH_ALLOW_INSECURE_LOOPBACK`` says otherwise."""
+    if "push_allow_insecure_loopback" in settings.model_fields_set:
+        return settings
+    return settings.model_copy(update={"push_allow_insecure_loopback": True})

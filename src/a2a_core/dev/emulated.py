@@ -16,7 +16,7 @@ from a2a_core.compose.adapters import Adapters
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
 from a2a_core.core.executor import Agent
-from a2a_core.dev import DevStack
+from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
@@ -57,10 +57,7 @@ def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevSt
     from a2a_core.push.signing import LocalSigner
 
     aws = start_emulator("a2a-dev" if state is not None else None, settings.aws_region)
-    # Dev only, and only unless the variable says otherwise: webhooks on this machine
-    # (http://127.0.0.1:...) are the point of dev.
-    loopback = "push_allow_insecure_loopback" in settings.model_fields_set
-    settings = settings.model_copy(
+    settings = loopback_webhooks(settings).model_copy(
         update={
             "aws_endpoint_url": aws.endpoint_url,
             "table_name": aws.names.table,
@@ -68,7 +65,6 @@ def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevSt
             "dlq_url": aws.names.dlq_url,
             "bucket_name": aws.names.bucket,
             "push_dlq_url": aws.names.push_dlq_url,
-            "push_allow_insecure_loopback": settings.push_allow_insecure_loopback if loopback else True,
         }
     )
     kept = "nothing: --fresh, it starts empty and forgets everything when it stops"
@@ -116,6 +112,7 @@ def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevSt
 def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:
     """The push function, as dev runs it: the real handler on the emulator's table stream."""
     from a2a_core.aws.clients import client_factory
+    from a2a_core.aws.dynamodb.stream import announces_commit
     from a2a_core.aws.push_stream import push_stream_handler
     from a2a_core.compose.push import build_push_notifier
     from a2a_core.emulator.stream_poller import DynamoDBStreamPoller
@@ -124,7 +121,13 @@ def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoD
     streams = make("dynamodbstreams")
     handler = push_stream_handler(build_push_notifier(adapters, signer=signer))
     return DynamoDBStreamPoller.for_table(
-        aws.clients.dynamodb, streams, aws.names.table, handler, function_name="a2a-push", region=aws.region
+        aws.clients.dynamodb,
+        streams,
+        aws.names.table,
+        handler,
+        function_name="a2a-push",
+        region=aws.region,
+        accept=announces_commit,  # the deployed mapping's filter
     )
 
 

@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
+from a2a_core import redaction
 from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.executor import Agent
 from a2a_core.core.worker import RunInProgressError, Worker
-from a2a_core.dev import DevStack
+from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError
 
@@ -48,6 +49,7 @@ def build_dev_stack(
 
     ``doors`` guards the server's Host, Origin and content types (`a2a_core.dev.guard`).
     """
+    redaction.install()  # before anything logs: no secret in a log line, at any level
     auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
     if state_dir is not None and settings.backend != "local":
         raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")
@@ -82,12 +84,32 @@ def _lifespan(stack: DevStack) -> Callable[[Starlette], contextlib.AbstractAsync
 
 
 def _in_process(settings: Settings, agent: Agent, _state_dir: Path | None) -> DevStack:
+    if settings.push_enabled:
+        return _in_process_with_push(settings, agent)
     adapters = build_adapters(settings)
     broker = adapters.broker
     assert isinstance(broker, InMemoryBroker)  # the memory backend's: this process's queue
     worker = compose_worker(adapters, agent)
     stack = DevStack(compose_server(adapters), worker, broker, "in-memory (this process only)")
     stack.background.append(lambda stop: run_worker_loop(broker, worker))
+    return stack
+
+
+def _in_process_with_push(settings: Settings, agent: Agent) -> DevStack:
+    """The memory backend delivering push as the others do (`a2a_core.dev.memory_push`): its store
+    announces commits to the push notifier, which signs with a key of this process."""
+    from a2a_core.compose.push import build_push_notifier
+    from a2a_core.dev.memory_push import PushingMemoryAdapters, deliver_commits
+    from a2a_core.push.signing import LocalSigner
+
+    adapters = PushingMemoryAdapters(loopback_webhooks(settings))
+    signer = LocalSigner()
+    worker = compose_worker(adapters, agent)
+    service = compose_server(adapters, push_signers=[signer])
+    stack = DevStack(service, worker, adapters.broker, "in-memory (this process only)")
+    notifier = build_push_notifier(adapters, signer=signer)
+    stack.background.append(lambda stop: run_worker_loop(adapters.broker, worker))
+    stack.background.append(lambda stop: deliver_commits(adapters.commits, notifier))
     return stack
 
 

@@ -1,7 +1,10 @@
 """Stand-in for the DynamoDB stream event source mapping that drives the push function.
 
-`DynamoDBStreamPoller` reads the table's stream (moto implements DynamoDB Streams), hands each
-batch to the handler as the Lambda event the mapping would send, and retries a batch from its
+`DynamoDBStreamPoller` reads the table's stream (moto implements DynamoDB Streams), keeps the
+records the mapping's filter lets through (``accept``: the deployed one passes new commits only,
+so a push config's item, token and credentials included, never reaches the function or its
+logged events), hands each batch to the handler as the Lambda event the mapping would send,
+and retries a batch from its
 first reported failure at most ``retry_attempts`` times before dropping what is left (in AWS:
 the mapping's on-failure destination), as the CDK stack configures the real mapping.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -62,8 +65,10 @@ class DynamoDBStreamPoller:
         retry_attempts: int = 3,
         idle_seconds: float = 0.05,
         timeout_seconds: float = 60.0,
+        accept: Callable[[dict[str, Any]], bool] = lambda record: True,
     ) -> None:
         self.streams = streams
+        self.accept = accept
         self.stream_arn = stream_arn
         self.handler = handler
         self.function_name = function_name
@@ -141,7 +146,10 @@ class DynamoDBStreamPoller:
         self._described = time.monotonic()
 
     def _invoke(self, records: Sequence[RecordTypeDef]) -> None:
-        pending = [lambda_record(r, stream_arn=self.stream_arn, region=self.region) for r in records]
+        shaped = (lambda_record(r, stream_arn=self.stream_arn, region=self.region) for r in records)
+        pending = [record for record in shaped if self.accept(record)]
+        if not pending:
+            return
         for _ in range(self.retry_attempts + 1):
             context = LocalLambdaContext(self.function_name, timeout_seconds=self.timeout_seconds)
             try:

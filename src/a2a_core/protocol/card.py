@@ -11,6 +11,8 @@ clients read.
 
 from __future__ import annotations
 
+import re
+
 from a2a_core.domain import (
     AgentCapabilities,
     AgentCard,
@@ -60,6 +62,21 @@ def file_uri_extension(schemes: list[str]) -> AgentExtension:
     )
 
 
+def default_skill(settings: Settings) -> AgentSkill:
+    """The skill a card lists when none is configured: the agent itself, by its name and
+    description. Every generation's card requires skills, and a2a-sdk 1.3 warns on an empty
+    list (and on a skill without tags); its modes are the card's (fasta2a requires them)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", settings.name.lower()).strip("-") or "agent"
+    return AgentSkill(
+        id=slug,
+        name=settings.name,
+        description=settings.description,
+        tags=[slug],
+        input_modes=list(settings.default_input_modes),
+        output_modes=list(settings.default_output_modes),
+    )
+
+
 class CardBuilder:
     def __init__(self, settings: Settings, *, streaming: bool, push_notifications: bool) -> None:
         self.settings = settings
@@ -88,7 +105,7 @@ class CardBuilder:
             capabilities=self.capabilities,
             default_input_modes=list(s.default_input_modes),
             default_output_modes=list(s.default_output_modes),
-            skills=[*s.skills, *(extra_skills or [])],
+            skills=[*(s.skills or [default_skill(s)]), *(extra_skills or [])],
             security_schemes={security[0]: security[1]} if security else None,
             security=[{security[0]: []}] if security else None,
             supports_authenticated_extended_card=True if self.extended else None,

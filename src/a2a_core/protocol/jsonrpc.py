@@ -31,7 +31,7 @@ from a2a_core.core.errors import (
     VersionNotSupportedError,
 )
 from a2a_core.core.streams import StreamItem
-from a2a_core.protocol.validation import invalid_params, not_unicode_error, too_deep_error
+from a2a_core.protocol.validation import invalid_params, not_unicode_error, out_of_range_error, too_deep_error
 from a2a_core.protocol.versions import Version
 
 logger = logging.getLogger(__name__)
@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 RequestId = str | int | None
 # Deeper requests are refused (see `rawjson`): no A2A request needs it.
 MAX_JSON_DEPTH = 64
+# The longest request id (a string's characters, an integer's digits) echoed: clients send UUIDs
+# and counters, and an id is written back into every response and stream event.
+MAX_ID_LENGTH = 256
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,8 @@ class Binding:
     error_body: Callable[[RequestId, A2AError], bytes]
     # A stream item's result (a Task or an update event of the domain model) as the JSON-RPC result.
     encode_event: Callable[[BaseModel], bytes]
-    # For another generation's method name: how to reach it (the A2A-Version to send); else None.
+    # For another generation's method name: how to reach it (the A2A-Version to send), said in
+    # its method-not-found error; else None.
     foreign: Callable[[str], str | None] = field(default=lambda name: None)
 
 
@@ -172,10 +176,10 @@ class Dispatcher:
     def _call(self, binding: Binding, envelope: Envelope) -> Call:
         method = binding.methods.get(envelope.method)
         if method is None:
-            hint = binding.foreign(envelope.method)
-            if hint is not None:
-                raise RequestError(envelope.id, VersionNotSupportedError(hint))
-            raise RequestError(envelope.id, MethodNotFoundError(f"Method {envelope.method!r} not found"))
+            # The requested version is served; it has no such method (-32601), even when the
+            # other generation has one: the message says how to reach that.
+            hint = binding.foreign(envelope.method) or f"Method {envelope.method!r} not found"
+            raise RequestError(envelope.id, MethodNotFoundError(hint))
         params = envelope.params
         if params is None:
             if method.params_required:
@@ -224,6 +228,8 @@ def parse_envelope(body: bytes) -> Envelope:
     except rawjson.TooDeepError as error:
         too_deep = too_deep_error(error.path, MAX_JSON_DEPTH)
         raise RequestError(_readable_id(error.top_level), too_deep) from None
+    except rawjson.NumberOutOfRangeError as error:
+        raise _out_of_range(error) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise RequestError(None, JSONParseError(f"Invalid JSON payload: {error}")) from None
     if not isinstance(payload, dict):
@@ -231,9 +237,7 @@ def parse_envelope(body: bytes) -> Envelope:
         raise RequestError(None, InvalidRequestError(f"Request must be a JSON-RPC object ({kind})"))
     request_id = _readable_id(payload)
     if request_id is None and payload.get("id") is not None:
-        raise RequestError(
-            None, InvalidRequestError("Request id must be a string (of Unicode text), an integer or null")
-        )
+        raise RequestError(None, _bad_id())
     if payload.get("jsonrpc") != "2.0":
         raise RequestError(request_id, InvalidRequestError('Field "jsonrpc" must be exactly "2.0"'))
     name = payload.get("method")
@@ -266,7 +270,29 @@ def _readable_id(payload: Mapping[str, Any]) -> RequestId:
         return None
     if isinstance(request_id, str) and rawjson.lone_surrogate_path(request_id) is not None:
         return None
+    if len(request_id if isinstance(request_id, str) else str(abs(request_id))) > MAX_ID_LENGTH:
+        return None
     return request_id
+
+
+def _bad_id() -> InvalidRequestError:
+    return InvalidRequestError(
+        f"Request id must be a string (of Unicode text) of at most {MAX_ID_LENGTH} characters, "
+        f"an integer of at most {MAX_ID_LENGTH} digits, or null"
+    )
+
+
+def _out_of_range(error: rawjson.NumberOutOfRangeError) -> RequestError:
+    """The refusal of a number out of range: in ``params``, naming its field; as the id, a bad id."""
+    head, *rest = error.path or ("",)
+    if head == "id" and not rest:
+        return RequestError(None, _bad_id())
+    request_id = _readable_id(error.top_level)
+    if head == "params":
+        return RequestError(request_id, out_of_range_error(tuple(rest)))
+    return RequestError(
+        request_id, InvalidRequestError(f"Field {rawjson.dotted(error.path)!r}: number out of range")
+    )
 
 
 class RequestError(Exception):

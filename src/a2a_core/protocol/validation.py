@@ -70,6 +70,18 @@ def not_unicode_error(path: rawjson.Path) -> InvalidParamsError:
     )
 
 
+def out_of_range_error(path: rawjson.Path) -> InvalidParamsError:
+    field = rawjson.dotted(path)
+    message = (
+        "Number out of range: a float beyond double precision's range (such as 1e400) or an "
+        "integer of more than 4300 digits cannot be kept as sent"
+    )
+    return InvalidParamsError(
+        f"Invalid params: {field}: {message}",
+        data=[{"field": field, "message": message, "type": "number_out_of_range"}],
+    )
+
+
 def too_deep_error(path: rawjson.Path, limit: int) -> InvalidRequestError:
     return InvalidRequestError(
         f"Request nests objects and arrays deeper than {limit} levels",

@@ -33,20 +33,29 @@ SUPPORTED = tuple(version.value for version in Version)
 Fields = Mapping[str, str] | Iterable[tuple[str, str]]
 
 
+# A value echoed in a refusal is cut to this many characters: the caller knows what it sent.
+_ECHOED = 32
+
+
 def parse_version(value: str | None) -> Version:
     """The version a raw ``A2A-Version`` value asks for; raises VersionNotSupportedError."""
-    text = (value or "").strip()  # HTTP strips optional whitespace around field values too
+    text = (value or "").strip(" \t")  # HTTP strips optional whitespace around field values too
     if not text:
         return Version(generations.UNNAMED.codec)
     wanted = generations.major_minor(text)
     served = _SERVED.get(wanted) if wanted else None
     if served is None:
+        echoed = _echoed(value or "")
         raise VersionNotSupportedError(
-            f"A2A-Version {value!r} is not supported; this agent speaks {', '.join(SUPPORTED)} "
+            f"A2A-Version {echoed!r} is not supported; this agent speaks {', '.join(SUPPORTED)} "
             "(Major.Minor; an empty value means 0.3)",
-            data={"requestedVersion": value, "supportedVersions": list(SUPPORTED)},
+            data={"requestedVersion": echoed, "supportedVersions": list(SUPPORTED)},
         )
     return served
+
+
+def _echoed(value: str) -> str:
+    return value if len(value) <= _ECHOED else f"{value[:_ECHOED]}... ({len(value)} characters)"
 
 
 def requested_version(headers: Fields, query: Fields) -> Version:
@@ -62,10 +71,11 @@ def requested_version(headers: Fields, query: Fields) -> Version:
         return Version(generations.UNNAMED.codec)
     versions = {parse_version(value) for value in given}
     if len(versions) > 1:
+        shown = [_echoed(value) for value in given]
         raise VersionNotSupportedError(
-            f"A2A-Version is given more than once and the values disagree ({', '.join(map(repr, given))}); "
+            f"A2A-Version is given more than once and the values disagree ({', '.join(map(repr, shown))}); "
             "send one version",
-            data={"requestedVersion": ",".join(given), "supportedVersions": list(SUPPORTED)},
+            data={"requestedVersion": ",".join(shown), "supportedVersions": list(SUPPORTED)},
         )
     return versions.pop()
 

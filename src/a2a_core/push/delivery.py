@@ -110,10 +110,10 @@ class WebhookSender:
                         jwt = await self._jwt(notification, config)
                     headers = headers_for(notification, config, jwt)
                 except UnresolvableHostError as error:
-                    reason = str(error)
+                    reason = error.detail
                     continue
                 except WebhookRefusedError as error:
-                    return DeliveryResult(False, attempts, f"refused: {error}")
+                    return DeliveryResult(False, attempts, f"refused: {error.detail}")
                 attempts += 1
                 status = await self._post(client, checked, number - 1, headers, notification)
                 if isinstance(status, int) and 200 <= status < 300:

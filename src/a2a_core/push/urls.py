@@ -7,6 +7,12 @@ Every address the name resolves to is checked, not just the first, and `CheckedU
 gives delivery a URL that connects to a checked address while TLS and ``Host`` still use the
 name, so a DNS answer that changes between the check and the connection (DNS rebinding) cannot
 redirect the POST.
+
+A refusal tells the client the rule its URL broke, never what its host resolves to: a name
+that resolves only inside the agent's network (``http://vm:9/hook``) is refused with the same
+words as one that does not resolve at all, so callers cannot map internal names. An IP literal's
+refusal names its class (the caller wrote the address). What the name resolved to is kept in
+`WebhookRefusedError.detail`, for the operator's log and dead letters.
 """
 
 from __future__ import annotations
@@ -32,12 +38,14 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class WebhookRefusedError(ValueError):
-    """The webhook (its URL or a header value) is refused; the message says why and is shown to
-    the client. ``field`` names the config field at fault (``url``, ``token``, ...)."""
+    """The webhook (its URL or a header value) is refused; the message names the rule broken and
+    is shown to the client. ``field`` names the config field at fault (``url``, ``token``, ...);
+    ``detail`` says what was found (the addresses a name resolved to), for operators only."""
 
-    def __init__(self, message: str, *, field: str = "url") -> None:
+    def __init__(self, message: str, *, field: str = "url", detail: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.detail = detail or message
 
 
 class UnresolvableHostError(WebhookRefusedError):
@@ -90,47 +98,64 @@ class UrlPolicy:
     resolve_timeout: float = 2.0
 
     async def check(self, url: str) -> CheckedUrl:
-        """The checked URL; raises `WebhookRefusedError` (or `UnresolvableHostError`) with the reason."""
+        """The checked URL; raises `WebhookRefusedError` (or `UnresolvableHostError`) naming the rule."""
         scheme, host, port, target = _parse(url)
-        if scheme not in ("https", "http"):
-            raise WebhookRefusedError(f"webhook URLs must use https (got {scheme or 'no'} scheme)")
+        if scheme not in ("https", "http") or (scheme == "http" and not self.allow_insecure_loopback):
+            raise WebhookRefusedError(
+                _HTTPS_ONLY if scheme == "http" else f"{_HTTPS_ONLY} (got {scheme or 'no'} scheme)"
+            )
         if self.allowed_domains and not _allowed(host, self.allowed_domains):
             raise WebhookRefusedError(f"host {host!r} is not in this agent's list of allowed webhook domains")
-        addresses = await self._addresses(host, port)
+        literal = _literal(host)
+        addresses = [literal] if literal is not None else await self._resolve(host, port)
         for address in addresses:
             reason = refusal(address)
             if reason is not None and not (self.allow_insecure_loopback and reason == "a loopback address"):
-                raise WebhookRefusedError(f"host {host!r} resolves to {address}, {reason}")
-        if scheme == "http" and not (
-            self.allow_insecure_loopback and all(refusal(a) == "a loopback address" for a in addresses)
-        ):
-            raise WebhookRefusedError(
-                "webhook URLs must use https (plain http is only allowed to loopback in dev)"
-            )
+                if literal is not None:
+                    raise WebhookRefusedError(f"host {host!r} is {reason}: {_PUBLIC_ONLY}")
+                raise WebhookRefusedError(
+                    _not_public(host), detail=f"host {host!r} resolves to {address}, {reason}"
+                )
+        if scheme == "http" and not all(refusal(a) == "a loopback address" for a in addresses):
+            raise WebhookRefusedError(_HTTPS_ONLY)
         ordered = tuple(sorted(addresses, key=lambda a: a.version))  # IPv4 first: more often reachable
         return CheckedUrl(url, scheme, host, port, target, ordered)
 
-    async def _addresses(self, host: str, port: int) -> list[IPAddress]:
-        try:
-            return [ipaddress.ip_address(host)]
-        except ValueError:
-            pass
+    async def _resolve(self, host: str, port: int) -> list[IPAddress]:
         if _NUMERIC_HOST.match(host):
             # 2130706433, 0x7f.1 and 127.1 all mean 127.0.0.1 to getaddrinfo; no webhook needs them.
             raise WebhookRefusedError(f"host {host!r} is an IP address in a non-canonical form")
         try:
             answers = await asyncio.wait_for(self.resolver(host, port), self.resolve_timeout)
         except (OSError, TimeoutError) as error:
-            raise UnresolvableHostError(f"host {host!r} does not resolve ({error or 'timed out'})") from None
+            detail = f"host {host!r} does not resolve ({error or 'timed out'})"
+            raise UnresolvableHostError(_not_public(host), detail=detail) from None
         addresses: list[IPAddress] = []
         for answer in answers:
             try:
                 addresses.append(ipaddress.ip_address(answer.split("%")[0]))
             except ValueError:
-                raise UnresolvableHostError(f"host {host!r} resolved to a non-address {answer!r}") from None
+                detail = f"host {host!r} resolved to a non-address {answer!r}"
+                raise UnresolvableHostError(_not_public(host), detail=detail) from None
         if not addresses:
-            raise UnresolvableHostError(f"host {host!r} does not resolve")
+            raise UnresolvableHostError(_not_public(host), detail=f"host {host!r} does not resolve")
         return addresses
+
+
+_HTTPS_ONLY = "webhook URLs must use https (plain http is only allowed to loopback in dev)"
+_PUBLIC_ONLY = "webhooks must be reachable on the public internet (global unicast addresses only)"
+
+
+def _not_public(host: str) -> str:
+    """The refusal of a named host, whether it resolves inside the network or not at all."""
+    return f"host {host!r} is refused: {_PUBLIC_ONLY}, and a name must resolve to such addresses only"
+
+
+def _literal(host: str) -> IPAddress | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None
 
 
 def refusal(address: IPAddress) -> str | None:

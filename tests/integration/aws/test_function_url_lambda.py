@@ -30,6 +30,9 @@ def deployment(local_aws: EmulatedAws, aws_resources: ResourceNames) -> Deployme
     return Deployment(local_aws, aws_resources)
 
 
+INVALID_TOKEN = 'Bearer realm="a2a", error="invalid_token", error_description="The access token is not valid"'
+
+
 def keys(deployment: Deployment) -> DynamoDBApiKeyStore:
     return DynamoDBApiKeyStore(deployment.aws.clients.dynamodb, deployment.names.table)
 
@@ -171,8 +174,17 @@ def test_jwts_are_validated_by_the_app(
     assert status == 200
     assert owner(deployment, answer["result"]["id"]) == f"jwt:{issuer.issuer}|alice"
 
-    wrong = LocalIssuer().mint("alice")  # another issuer's key
-    assert call(api, url_event(send(), x_api_key=None, authorization=f"Bearer {wrong}"))[0] == 403
+    # A token that is not valid (another issuer's key) is 401 invalid_token (RFC 6750), in the
+    # shape of each binding: a JSON-RPC error, a google.rpc.Status.
+    wrong = f"Bearer {LocalIssuer().mint('alice')}"
+    status, headers, answer = call(api, url_event(send(), x_api_key=None, authorization=wrong))
+    assert (status, answer["id"], answer["error"]["code"]) == (401, None, -32600)
+    assert headers["www-authenticate"] == INVALID_TOKEN
+    rest = api_event("lambda_url_v1_message_send.json")
+    rest["headers"]["authorization"] = wrong
+    status, headers, answer = call(api, rest)
+    assert (status, answer["error"]["code"], answer["error"]["status"]) == (401, 401, "UNAUTHENTICATED")
+    assert headers["www-authenticate"] == INVALID_TOKEN
     forged = url_event(send(), x_api_key=None)
     forged["requestContext"]["authorizer"] = {"jwt": {"claims": {"sub": "alice", "iss": issuer.issuer}}}
     status, headers, _ = call(api, forged)

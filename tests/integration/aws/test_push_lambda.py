@@ -32,6 +32,7 @@ from a2a_core.compose.push import build_push_notifier
 from a2a_core.core.changes import Change, status
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
+from a2a_core.dev.emulated import push_poller
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.emulator.stream_poller import DynamoDBStreamPoller, stream_event
@@ -362,6 +363,41 @@ def test_the_dev_stream_poller_drives_the_handler_until_the_stream_is_drained(
         pass
     [request] = receiver.wait_for(1)
     assert json.loads(request.body)["id"] == task_id
+
+
+def test_dev_s_poller_passes_the_function_only_what_the_deployed_filter_passes(
+    deployment: PushDeployment,
+) -> None:
+    # Issue 22 item 9: dev handed the push function config items too (token and credentials in
+    # them), which it logged with POWERTOOLS_LOGGER_LOG_EVENT on; the mapping's filter drops them.
+    task_id = deployment.start_task()
+    config = PushNotificationConfig(url="https://hooks.example.com/a2a", id="c1", token="tok-secret")
+    asyncio.run(_put_config(deployment, task_id, config))
+    deployment.run_worker()
+    seen: list[dict[str, Any]] = []
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        seen.extend(event["Records"])
+        return {"batchItemFailures": []}
+
+    dev = push_poller(AwsAdapters(deployment.settings, deployment.aws.clients), deployment.aws, LocalSigner())
+    poller = DynamoDBStreamPoller.for_table(
+        deployment.aws.clients.dynamodb,
+        deployment.streams,
+        deployment.names.table,
+        handler,
+        function_name="a2a-push",
+        region=deployment.aws.region,
+        accept=dev.accept,  # what dev's poller lets through, handed to a recording handler
+    )
+    while poller.poll_once():
+        pass
+    keys = [record["dynamodb"]["Keys"]["sk"]["S"] for record in seen]
+    assert keys
+    assert all(key.startswith("EVT#") for key in keys)
+    assert {record["eventName"] for record in seen} == {"INSERT"}
+    assert "tok-secret" not in json.dumps(seen, default=str)
+    assert any("tok-secret" in str(record) for record in deployment.new_records())  # it was there
 
 
 def test_the_lambda_entry_point_dead_letters_a_rebound_webhook_and_emits_metrics(

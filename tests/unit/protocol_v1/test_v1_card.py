@@ -49,9 +49,10 @@ def settings(**overrides: Any) -> Settings:
 
 
 def test_interfaces_prefer_json_rpc_1_0_then_rest_then_json_rpc_0_3() -> None:
+    # HTTP+JSON's without a trailing slash: clients append /message:send (some naively).
     assert [dump(i) for i in supported_interfaces(URL)] == [
         {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
-        {"url": URL, "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
+        {"url": URL.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
         {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
     ]
 
@@ -118,10 +119,16 @@ def test_the_merged_document_is_a2a_sdk_1_3s_plus_0_3_best_practice() -> None:
     sdk = json.loads((FIXTURES / "sdk13_merged_card.json").read_text())
     ours = card_document(_sdk_shaped_card())
     # Deliberate differences: the card-level version 0.3 clients see is the 0.3.0 schema's
-    # default, and additionalInterfaces lists the preferred interface as 0.3 recommends.
+    # default, additionalInterfaces lists the preferred interface as 0.3 recommends, and the
+    # HTTP+JSON interface's URL has no trailing slash.
+    interfaces = [
+        {**i, "url": URL.rstrip("/")} if i["protocolBinding"] == "HTTP+JSON" else i
+        for i in sdk["supportedInterfaces"]
+    ]
     assert ours == sdk | {
         "protocolVersion": "0.3.0",
         "additionalInterfaces": [{"url": URL, "transport": "JSONRPC"}],
+        "supportedInterfaces": interfaces,
     }
 
 

@@ -146,6 +146,13 @@ def test_path_parameters_are_percent_decoded_and_may_hold_colons() -> None:
     assert decode_params(call.operation, call.params) == PushConfigRef("t 1", "c+1")
 
 
+@pytest.mark.parametrize("path", ["//message:send", "///message:send"])
+def test_a_run_of_leading_slashes_is_one(path: str) -> None:
+    # A client joining a base URL that ends in "/" with "/message:send" (issue 22 item 11).
+    assert resolve("POST", path, [], None).operation == "SendMessage"
+    assert resolve("GET", "//tasks/t1", [], None).params == {"id": "t1"}
+
+
 def test_literal_routes_win_over_tenant_routes() -> None:
     assert resolve("GET", "/tasks/tasks", [], None).params == {"id": "tasks"}
     assert resolve("GET", "/tenant-x/tasks", [], None).params == {"tenant": "tenant-x"}
@@ -154,7 +161,7 @@ def test_literal_routes_win_over_tenant_routes() -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "", "/nope", "/tasks/", "/message:receive", "/a/b/tasks", "/tasks/t1/other", "//tasks"]
+    "path", ["/", "", "/nope", "/tasks/", "/message:receive", "/a/b/tasks", "/tasks/t1/other", "/tasks//x"]
 )
 def test_unknown_paths_are_404_in_the_1_0_error_shape(path: str) -> None:
     with pytest.raises(MethodNotFoundError) as caught:

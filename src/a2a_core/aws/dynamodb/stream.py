@@ -11,12 +11,19 @@ from a2a_core.domain import TaskState
 from a2a_core.push.notifier import CommitRef
 
 
-def commit_ref(record: dict[str, Any]) -> CommitRef | None:
-    """The commit a stream record announces, or None for anything that is not a new commit."""
+def announces_commit(record: dict[str, Any]) -> bool:
+    """Whether a stream record is a new commit: what the push function's event source mapping
+    lets through (`a2a_core.cdk.push`'s filter), so push configs and snapshots never reach it."""
     image = (record.get("dynamodb") or {}).get("NewImage") or {}
     sort_key = image.get(TABLE.sort_key, {}).get("S", "")
-    if record.get("eventName") != "INSERT" or not sort_key.startswith(EVENT_PREFIX):
+    return record.get("eventName") == "INSERT" and sort_key.startswith(EVENT_PREFIX)
+
+
+def commit_ref(record: dict[str, Any]) -> CommitRef | None:
+    """The commit a stream record announces, or None for anything that is not a new commit."""
+    if not announces_commit(record):
         return None
+    image = record["dynamodb"]["NewImage"]
     body = image.get(BODY, {}).get("S")
     return CommitRef(
         task_id=image[TASK_ID]["S"],

@@ -173,6 +173,22 @@ class DynamoDBTaskStore(TaskStore):
     async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
         return await self._owners.count_owned(owner, context_id=context_id)
 
+    async def owned(self, task_id: str, owner: str) -> bool:
+        # The first commit's owner index attribute, projected: the same one GetItem, and no
+        # body, whether the task is another caller's or does not exist.
+        response = await aws_call(
+            self._client.get_item,
+            TableName=self._table,
+            Key={TABLE.partition_key: {"S": task_key(task_id)}, TABLE.sort_key: {"S": event_key(1)}},
+            ProjectionExpression="#owner, #ttl",
+            ExpressionAttributeNames={"#owner": TABLE.owner_key, "#ttl": TABLE.ttl_attribute},
+            ConsistentRead=True,
+        )
+        item = response.get("Item")
+        if item is None or int(item[TABLE.ttl_attribute]["N"]) <= int(self._clock()):
+            return False
+        return bool(item.get(TABLE.owner_key, {}).get("S") == index_owner(owner))
+
     def _item(self, commit: Commit) -> Item:
         item: Item = {
             TABLE.partition_key: {"S": task_key(commit.task_id)},

@@ -11,10 +11,13 @@ import asyncio
 import gc
 import os
 
+from a2a_core import redaction
 from a2a_core.auth.bearer import TokenValidator
 from a2a_core.auth.issuer_settings import token_validator
 from a2a_core.aws.authorizer import token_authorizer_handler
 from a2a_core.settings import Settings
+
+redaction.install()  # before anything logs: no secret in a log line, at any level
 
 
 def build(settings: Settings) -> TokenValidator:

@@ -9,10 +9,13 @@ from __future__ import annotations
 import gc
 import os
 
+from a2a_core import redaction
 from a2a_core.aws.lambdas import dead_letter_handler
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.settings import Settings
+
+redaction.install()  # before anything logs: no secret in a log line, at any level
 
 
 def build(settings: Settings) -> TaskLedger:

@@ -10,12 +10,15 @@ from __future__ import annotations
 import gc
 import os
 
+from a2a_core import redaction
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.compose.backends import build_adapters
 from a2a_core.compose.push import build_lambda_push_notifier
 from a2a_core.push.metrics import PowertoolsMetrics
 from a2a_core.push.notifier import PushNotifier
 from a2a_core.settings import Settings
+
+redaction.install()  # before anything logs: no secret in a log line, at any level
 
 
 def build(settings: Settings) -> PushNotifier:

@@ -10,11 +10,14 @@ from __future__ import annotations
 import gc
 import os
 
+from a2a_core import redaction
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
 from a2a_core.settings import Settings
+
+redaction.install()  # before anything logs: no secret in a log line, at any level
 
 settings = Settings.from_env()
 adapters = build_adapters(settings, function="worker")

@@ -14,6 +14,7 @@ One document at ``/.well-known/agent-card.json`` must satisfy three generations 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from a2a_core.domain import (
     SecurityScheme,
     to_wire,
 )
-from a2a_core.generations import JSONRPC, V0_3, V1_0
+from a2a_core.generations import HTTP_JSON, JSONRPC, V0_3, V1_0
 from a2a_core.protocol.v1.wire import card as wc
 from a2a_core.protocol.v1.wire import security as ws
 from a2a_core.protocol.v1.wire.protojson import dump
@@ -42,10 +43,11 @@ if TYPE_CHECKING:
 def supported_interfaces(url: str, tenant: str | None = None) -> list[wc.AgentInterface]:
     """Every binding this server answers at ``url``, in preference order: 1.0's, then 0.3's (whose
     card 0.2.5 clients do not read: theirs is ``/.well-known/agent.json``). The 1.0 ones name
-    the ``tenant`` it serves, if any (0.3 has no tenants)."""
+    the ``tenant`` it serves, if any (0.3 has no tenants). HTTP+JSON's URL has no trailing slash:
+    clients append ``/message:send`` to it, some without looking (``//message:send``)."""
     return [
         wc.AgentInterface(
-            url=url,
+            url=url.rstrip("/") if binding == HTTP_JSON else url,
             protocol_binding=binding,
             protocol_version=generation.version,
             tenant=tenant if generation is V1_0 else None,
@@ -193,13 +195,22 @@ class CardDocuments:
             extra = self.builder.settings.extended_skills if extended else None
             card = self.builder.card(url, extra_skills=extra)
             tenant = self.builder.settings.tenant
-            signatures = None
-            if self.signer is not None:
-                from a2a_core.protocol.v1.card_signing import sign_card
-
-                jku = url.rstrip("/") + "/.well-known/jwks.json"
-                signatures = [await sign_card(card_to_v1(card, tenant=tenant), self.signer, jku=jku)]
+            signatures = await self._signatures(card, url) if self.signer is not None else None
             body = json.dumps(card_document(card, signatures, tenant=tenant)).encode()
             if len(self._cache) < 32:  # a handful of host names reach one function
                 self._cache[(url, extended)] = body
         return body
+
+    async def _signatures(self, card: AgentCard, url: str) -> list[wc.AgentCardSignature]:
+        """One signature over the card's 1.0 form and one over its 0.3 form (`card_signing`)."""
+        from a2a_core.protocol.v1.card_signing import sign_card, sign_card_v0_3
+
+        assert self.signer is not None
+        tenant = self.builder.settings.tenant
+        jku = url.rstrip("/") + "/.well-known/jwks.json"
+        return list(
+            await asyncio.gather(
+                sign_card(card_to_v1(card, tenant=tenant), self.signer, jku=jku),
+                sign_card_v0_3(card_document(card, tenant=tenant), self.signer, jku=jku),
+            )
+        )

@@ -36,7 +36,7 @@ from a2a_core.core.errors import InvalidParamsError, InvalidRequestError, JSONPa
 from a2a_core.protocol.jsonrpc import MAX_JSON_DEPTH
 from a2a_core.protocol.v1.errors import MethodNotAllowedError
 from a2a_core.protocol.v1.operations import BOOL, OPERATIONS, Operation
-from a2a_core.protocol.validation import not_unicode_error, too_deep_error
+from a2a_core.protocol.validation import not_unicode_error, out_of_range_error, too_deep_error
 
 
 @dataclass(frozen=True)
@@ -124,9 +124,10 @@ def match(method: str, path: str, table: tuple[Route, ...] = ROUTES) -> tuple[Ro
 def parse_body(raw: bytes) -> dict[str, Any] | None:
     """A request body as a JSON object (None when empty), read as a JSON-RPC body is (`rawjson`).
 
-    Raises JSONParseError for a body that is not JSON, InvalidRequestError for one that is not an
-    object or nests deeper than JSON-RPC allows, InvalidParamsError naming a string that holds a
-    lone surrogate (it could be neither hashed nor stored).
+    Raises JSONParseError for a body that is not JSON (``NaN`` and ``Infinity`` are not),
+    InvalidRequestError for one that is not an object or nests deeper than JSON-RPC allows,
+    InvalidParamsError naming a string that holds a lone surrogate (it could be neither hashed nor
+    stored) or a number out of range (``1e400``: it could not be kept as sent).
     """
     if not raw.strip():
         return None
@@ -134,6 +135,8 @@ def parse_body(raw: bytes) -> dict[str, Any] | None:
         value = rawjson.parse(raw, max_depth=MAX_JSON_DEPTH)
     except rawjson.TooDeepError as error:
         raise too_deep_error(error.path, MAX_JSON_DEPTH) from None
+    except rawjson.NumberOutOfRangeError as error:
+        raise out_of_range_error(error.path) from None
     except (ValueError, UnicodeDecodeError) as error:
         raise JSONParseError(f"Invalid JSON payload: {error}") from None
     if not isinstance(value, dict):
@@ -144,8 +147,10 @@ def parse_body(raw: bytes) -> dict[str, Any] | None:
 
 
 def _readings(path: str) -> list[tuple[list[str], str | None]]:
-    # Exact segments: no empty ones, so `/tasks/` and `//tasks` are not `/tasks`.
-    segments = path.removeprefix("/").split("/")
+    # Exact segments: no empty ones, so `/tasks/` and `/tasks//x` are not `/tasks` and
+    # `/tasks/x`; only a run of leading slashes is one (`//message:send`, from a client that
+    # joined a base URL ending in `/` with a path starting with one): no route starts empty.
+    segments = path.lstrip("/").split("/")
     head, colon, verb = segments[-1].rpartition(":")
     readings: list[tuple[list[str], str | None]] = []
     if colon and head:
