@@ -53,6 +53,7 @@ import smoke  # noqa: E402
 from a2a_core.auth.key_store import generate_key  # noqa: E402
 from a2a_core.aws import clients as aws_clients  # noqa: E402
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore  # noqa: E402
+from a2a_core.aws.json_client import AwsJsonClient  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
 from a2a_core.emulator.moto_server import start_emulator  # noqa: E402
 from a2a_core.emulator.pollers import SqsPoller  # noqa: E402
@@ -118,19 +119,34 @@ class Meter:
     index_entry_bytes: int = 0
 
     def attach(self, client: Any) -> None:
+        """Count ``client``'s calls: the lean client's (`a2a_core.aws.json_client`, what the
+        functions call DynamoDB and SQS through) or a botocore client's."""
+        if isinstance(client, AwsJsonClient):
+            service = client.service.name
+            client.after_call.append(
+                lambda operation, params, answer: self.count(service, operation, params, answer)
+            )
+            return
         service = client.meta.service_model.service_name
-        client.meta.events.register(f"provide-client-params.{service}.*", self._request)
-        client.meta.events.register(f"after-call.{service}.*", self._response)
+        client.meta.events.register(f"provide-client-params.{service}.*", self._botocore_request)
+        client.meta.events.register(f"after-call.{service}.*", self._botocore_response)
 
-    def _request(self, params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        name = f"{model.service_model.service_name}:{model.name}"
-        self.calls[name] += 1
-        # An eventually consistent read costs half a unit (the API key lookups are).
-        context["a2a_read_factor"] = 1.0 if params.get("ConsistentRead") else 0.5
-        context["a2a_index_query"] = params.get("IndexName") == TABLE.owner_index
-        if model.name == "UpdateItem":  # the rate buckets: ~70-byte items, one unit each
+    def _botocore_request(self, params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
+        context["a2a_params"] = dict(params)
+
+    def _botocore_response(
+        self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any
+    ) -> None:
+        self.count(model.service_model.service_name, model.name, context.get("a2a_params", {}), parsed)
+
+    def count(self, service: str, operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:
+        """One call: its request and its billed units."""
+        self.calls[f"{service}:{operation}"] += 1
+        if service != "dynamodb":
+            return
+        if operation == "UpdateItem":  # the rate buckets, push configs: ~70-400-byte items, one unit
             self.write_units += 1
-        if model.name == "PutItem":
+        if operation == "PutItem":
             size = item_size(params["Item"])
             self.item_bytes.append(size)
             self.write_units += math.ceil(size / 1024)
@@ -138,17 +154,17 @@ class Meter:
                 projected = {k: params["Item"][k] for k in INDEX_ENTRY if k in params["Item"]}
                 self.index_entry_bytes = item_size(projected)
                 self.write_units += math.ceil(self.index_entry_bytes / 1024)
-
-    def _response(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
-        if model.name == "Query" and context.get("a2a_index_query"):
+        if operation == "Query" and params.get("IndexName") == TABLE.owner_index:
             # An index query is billed on every entry it examined, before its filter and for
             # COUNT too: ScannedCount entries of the owner index (GSI reads: eventually consistent).
-            scanned = parsed.get("ScannedCount", 0) * self.index_entry_bytes
+            scanned = answer.get("ScannedCount", 0) * self.index_entry_bytes
             self.read_units += max(1, math.ceil(scanned / 4096)) * 0.5
-        elif model.name in ("Query", "GetItem"):
-            items = parsed.get("Items") or ([parsed["Item"]] if parsed.get("Item") else [])
+        elif operation in ("Query", "GetItem"):
+            # An eventually consistent read costs half a unit (the API key lookups are).
+            factor = 1.0 if params.get("ConsistentRead") else 0.5
+            items = answer.get("Items") or ([answer["Item"]] if answer.get("Item") else [])
             units = max(1, math.ceil(sum(item_size(i) for i in items) / 4096))
-            self.read_units += units * context.get("a2a_read_factor", 1.0)
+            self.read_units += units * factor
 
 
 @dataclass
@@ -245,10 +261,8 @@ def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
     meter = Meter()
     original = aws_clients.build_clients
 
-    def metered(
-        region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
-    ) -> aws_clients.AwsClients:
-        built = original(region, endpoint_url, credentials=credentials)
+    def metered(region: str, endpoint_url: str | None = None, **kwargs: Any) -> aws_clients.AwsClients:
+        built = original(region, endpoint_url, **kwargs)
         for client in (built.dynamodb, built.sqs, built.s3):
             meter.attach(client)
         return built

@@ -34,8 +34,8 @@ from a2a_core.core.lifecycle import is_terminal
 from a2a_core.core.records import Commit, StatusChanged
 from a2a_core.domain import Task, TaskState, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws
-from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.protocol.v1.codec import task_to_v1
+from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.settings import Settings
 from aws_events import ROOT, api_context, api_event, lambda_context, sqs_event
 from dynamodb_faults import MODES, DynamoDBFaults, scaled_throttle_backoff

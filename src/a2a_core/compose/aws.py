@@ -136,11 +136,9 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
 
 
 def build_kms_client(settings: Settings) -> KMSClient:
-    from a2a_core.aws.clients import client_factory
+    from a2a_core.aws.clients import kms_client
 
-    make = client_factory(settings.aws_region, settings.aws_endpoint_url, read_timeout=5)
-    client: KMSClient = make("kms")
-    return client
+    return kms_client(settings.aws_region, settings.aws_endpoint_url)
 
 
 def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tuple[KmsSigner, ...]:

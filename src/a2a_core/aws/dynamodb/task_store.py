@@ -91,10 +91,10 @@ class DynamoDBTaskStore(TaskStore):
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except KeyTakenError as taken:
-            # A put whose answer was lost (a timeout, a 5xx) is sent again, by botocore or by our
+            # A put whose answer was lost (a timeout, a 5xx) is sent again, by the client or by our
             # caller appending the same commit (`TaskStore.append`); if an earlier send landed,
             # this one finds our own item: the append succeeded. Bodies this call placed are
-            # unused unless botocore resent this very item.
+            # unused unless the client resent this very item.
             existing = taken.existing or {}
             if existing.get(WRITE_ID) == item[WRITE_ID]:
                 await self._bodies.discard([ref for ref in refs if not _references(existing, ref)])
