@@ -43,16 +43,21 @@ class LazyClient:
     first) and hands every attribute access to it: ``client.put_item(...)``, ``client.meta``."""
 
     def __init__(self, build: Callable[[], Any]) -> None:
-        self._build: Callable[[], Any] | None = build
+        self._build = build
         self._client: Any = None
         self._lock = threading.Lock()
 
     @property
     def client(self) -> Any:
         with self._lock:
-            if self._build is not None:
-                self._client, self._build = self._build(), None
+            if self._client is None:
+                self._client = self._build()
             return self._client
+
+    def reset(self) -> None:
+        """Build the client again on its next use (its credentials read anew)."""
+        with self._lock:
+            self._client = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.client, name)
@@ -77,12 +82,16 @@ class AwsClients:
             return self._s3
 
     def reset(self) -> None:
-        """Drop every open connection of the lean clients (after a SnapStart restore: the
-        snapshot's sockets lead nowhere). botocore's reconnect when a socket fails."""
+        """After a SnapStart restore: the snapshot's connections lead nowhere, and a botocore
+        client keeps the credentials it was built with (the snapshot's, which expire). The lean
+        clients drop their connections (they read credentials on every request), botocore's
+        are built again on their next use."""
         for client in (self.dynamodb, self.sqs):
-            reset = getattr(client, "reset", None) if not isinstance(client, LazyClient) else None
+            reset = getattr(client, "reset", None)
             if reset is not None:
                 reset()
+        with self._lock:
+            self._s3 = None
 
 
 def build_clients(
@@ -103,9 +112,9 @@ def build_clients(
     )
 
 
-def kms_client(region: str, endpoint_url: str | None = None) -> KMSClient:
+def kms_client(region: str, endpoint_url: str | None = None, *, sdk: Sdk = "lean") -> KMSClient:
     """The push signer's client (lean where it can be, see the module's docstring)."""
-    return cast("KMSClient", client_factory(region, endpoint_url, read_timeout=5)("kms"))
+    return cast("KMSClient", client_factory(region, endpoint_url, read_timeout=5, sdk=sdk)("kms"))
 
 
 def client_factory(

@@ -39,6 +39,7 @@ def add_front_door(
     kind: FrontDoor,
     *,
     handler: lambda_.Function,
+    invoked: lambda_.IFunction | None,
     auth: AuthMode,
     jwt: JwtIssuer | None,
     authorizer_function: lambda_.Function | None,
@@ -53,11 +54,14 @@ def add_front_door(
     web_acl_arn: str | None,
     edge: EdgeOptions | None,
 ) -> FrontDoorParts:
+    """``invoked``: what callers reach (the SnapStart alias), ``handler`` itself when None."""
+    target = invoked or handler
     if kind is FrontDoor.FUNCTION_URL:
         url = AgentFunctionUrl(
             scope,
             "FunctionUrl",
             function=handler,
+            invoked=target,
             auth_mode=auth,
             streaming=streaming,
             jwt=jwt,
@@ -70,7 +74,7 @@ def add_front_door(
         api = AgentHttpApi(
             scope,
             "HttpApi",
-            handler=handler,
+            handler=target,
             auth_mode=auth,
             jwt=jwt,
             integration_timeout=integration_timeout,
@@ -83,7 +87,7 @@ def add_front_door(
     rest_api = AgentApi(
         scope,
         "Api",
-        handler=handler,
+        handler=target,
         streaming=streaming,
         auth_mode=auth,
         protected=gateway_auth.method_options(

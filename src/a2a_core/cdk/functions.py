@@ -58,6 +58,7 @@ class ServiceFunctions(Construct):
         description: str,
         environment: Mapping[str, str] | None = None,
         layers: Sequence[lambda_.ILayerVersion] = (),
+        snap_start: lambda_.SnapStartConf | None = None,
     ) -> lambda_.Function:
         role = iam.Role(
             self,
@@ -81,6 +82,7 @@ class ServiceFunctions(Construct):
             tracing=lambda_.Tracing.ACTIVE,
             environment={**self._environment, **(environment or {})},
             layers=list(layers),
+            snap_start=snap_start,
         )
         log_group.grant_write(role)
         self.functions[name] = function
@@ -102,9 +104,11 @@ class ServiceFunctions(Construct):
         streaming: StreamingMode,
         signing_key_id: str,
         layers: Sequence[lambda_.ILayerVersion] = (),
+        snap_start: bool = False,
     ) -> lambda_.Function:
         """The API function: Mangum when buffered; uvicorn behind the Web Adapter ``layers`` when
-        streaming. It knows the signing key's id for the JWKS endpoint."""
+        streaming. It knows the signing key's id for the JWKS endpoint. With ``snap_start`` its
+        published versions are snapshotted (`live_alias` is what callers must invoke)."""
         description = "A2A JSON-RPC API and agent card"
         signing_key = {SIGNING_KEY_ENV: signing_key_id}  # for the JWKS endpoint
         if streaming is StreamingMode.BUFFERED:
@@ -114,6 +118,7 @@ class ServiceFunctions(Construct):
                 options=options,
                 description=description,
                 environment=signing_key,
+                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
             )
         return self.add(
             "Api",
@@ -123,6 +128,12 @@ class ServiceFunctions(Construct):
             layers=layers,
             environment={**signing_key, **web_adapter.ENVIRONMENT},
         )
+
+    def live_alias(self, function: lambda_.Function) -> lambda_.Alias:
+        """``live``: the function's current version, published by every deploy that changes the
+        function (its code, configuration or environment), which SnapStart snapshots; callers
+        invoke the alias, never ``$LATEST`` (which SnapStart does not serve)."""
+        return lambda_.Alias(self, "ApiLive", alias_name="live", version=function.current_version)
 
     def add_authorizer(self, jwt: JwtIssuer) -> lambda_.Function:
         return self.add(

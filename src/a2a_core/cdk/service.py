@@ -86,6 +86,7 @@ class A2AService(Construct):
             self,
             props.front_door,
             handler=self.api_function,
+            invoked=self.api_alias,
             auth=props.auth,
             jwt=props.jwt,
             authorizer_function=self.authorizer_function,
@@ -228,7 +229,10 @@ class A2AService(Construct):
             streaming=self.streaming,
             signing_key_id=self.signing_key.key_id,
             layers=layers,
+            snap_start=props.snap_start,
         )
+        # What the front door invokes: the alias of the snapshotted versions under SnapStart.
+        self.api_alias = self.functions.live_alias(self.api_function) if props.snap_start else None
         # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
         self.authorizer_function = (
             self.functions.add_authorizer(self.jwt)

@@ -45,7 +45,10 @@ class AwsAdapters(Adapters):
     def clients(self) -> AwsClients:
         from a2a_core.aws.clients import build_clients
 
-        return self._clients or build_clients(self.settings.aws_region, self.settings.aws_endpoint_url)
+        settings = self.settings
+        return self._clients or build_clients(
+            settings.aws_region, settings.aws_endpoint_url, sdk=settings.aws_client
+        )
 
     @functools.cached_property
     def store(self) -> TaskStore:
@@ -74,6 +77,10 @@ class AwsAdapters(Adapters):
         from a2a_core.aws.sqs_broker import SqsMessages
 
         return SqsMessages(self.clients.sqs, self.settings.queue_url)
+
+    def reconnect(self) -> None:
+        if "clients" in self.__dict__:  # built (`functools.cached_property`)
+            self.clients.reset()
 
     def app_authenticator(self) -> Authenticator | None:
         return build_app_authenticator(self.settings, self.clients)
@@ -138,7 +145,7 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
 def build_kms_client(settings: Settings) -> KMSClient:
     from a2a_core.aws.clients import kms_client
 
-    return kms_client(settings.aws_region, settings.aws_endpoint_url)
+    return kms_client(settings.aws_region, settings.aws_endpoint_url, sdk=settings.aws_client)
 
 
 def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tuple[KmsSigner, ...]:
