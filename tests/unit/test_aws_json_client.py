@@ -344,3 +344,17 @@ def test_a_keep_alive_connection_the_server_closed_is_replaced_once() -> None:
         listener.close()
         thread.join(5)
     assert answered == [1, 1]
+
+
+def test_in_lambda_the_invocations_trace_header_goes_along_unsigned(monkeypatch: pytest.MonkeyPatch) -> None:
+    trace = "Root=1-6748e0a1-0123456789abcdef01234567;Parent=0123456789abcdef;Sampled=1;Lineage=1:abc:0"
+    monkeypatch.setenv("_X_AMZN_TRACE_ID", trace)
+    script = Script((200, {}), (200, {}))
+    sqs = client("sqs", script)
+    sqs.send_message(QueueUrl="q", MessageBody="outside Lambda")
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "Api")
+    sqs.send_message(QueueUrl="q", MessageBody="in Lambda")
+    outside, inside = script.sent
+    assert "X-Amzn-Trace-Id" not in outside
+    assert inside["X-Amzn-Trace-Id"] == trace  # as botocore quotes it: unchanged
+    assert "x-amzn-trace-id" not in inside["Authorization"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import os
 import random
 import threading
 import time
@@ -34,6 +35,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from a2a_core.aws.credentials import CredentialChain
 from a2a_core.aws.errors import AwsConnectionError, AwsServiceError
@@ -158,6 +160,11 @@ class AwsJsonClient:
             amz_date=time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()),
         )
         signed["User-Agent"] = USER_AGENT  # unsigned, as botocore leaves it: proxies may rewrite it
+        trace = os.environ.get("_X_AMZN_TRACE_ID")  # the invocation's, set by the Lambda runtime
+        if trace and "AWS_LAMBDA_FUNCTION_NAME" in os.environ:
+            # As botocore does: SQS hands the trace on to the worker (AWSTraceHeader), which joins
+            # the API request's X-Ray trace, and Lambda's loop detection follows it.
+            signed["X-Amzn-Trace-Id"] = quote(trace, safe="-=;:+&[]{}\"',")
         try:
             response = self.transport("POST", signed, body)
         except (OSError, http.client.HTTPException) as error:  # unreachable, reset, timed out, garbled

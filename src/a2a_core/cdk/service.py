@@ -158,7 +158,8 @@ class A2AService(Construct):
     ) -> lambda_.Function:
         """Add the push notification function on the table's stream (once), and turn push on.
 
-        Only records matching ``filters`` invoke it (default: new commits). A failing batch is
+        Only records matching ``filters`` invoke it (default: new commits in a state the notifier
+        notifies, of tasks with a push config: `a2a_core.aws.event_filters`). A failing batch is
         bisected, each record retried at most ``retry_attempts`` times and for ``max_record_age``,
         then sent to the ``push_failures`` queue, so one bad record never blocks a shard.
         Notifications the function gives up on go to ``push_dead_letters``

@@ -186,12 +186,16 @@ class PushNotifier:
         return result
 
     def _notified_seq(self, commit: Commit) -> int | None:
-        """The seq a commit is notified under, or None when it is not notified."""
-        if self.events == "all":
-            kinds: tuple[type, ...] = (StatusChanged, ArtifactUpdated)
-            seqs = [e.seq for e in commit.events if isinstance(e, kinds)]
-            return seqs[-1] if seqs else None
-        seqs = [
-            e.seq for e in commit.events if isinstance(e, StatusChanged) and e.status.state in NOTIFIED_STATES
-        ]
+        return notified_seq(commit, self.events)
+
+
+def notified_seq(commit: Commit, events: PushEvents = "status") -> int | None:
+    """The seq a commit is notified under (its last notified event's), or None when it is not
+    notified under ``events``."""
+    if events == "all":
+        kinds: tuple[type, ...] = (StatusChanged, ArtifactUpdated)
+        seqs = [e.seq for e in commit.events if isinstance(e, kinds)]
         return seqs[-1] if seqs else None
+    statuses = [e for e in commit.events if isinstance(e, StatusChanged)]
+    notified = [e.seq for e in statuses if e.status.state in NOTIFIED_STATES]
+    return notified[-1] if notified else None
