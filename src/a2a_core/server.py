@@ -59,5 +59,9 @@ def build_worker(
     at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
     delivers an operation before its dead-letter queue takes it (`a2a_core.aws.resources`)."""
     return Worker(
-        ledger, as_executor(agent), lease_seconds=settings.lease_seconds, context_store=context_store
+        ledger,
+        as_executor(agent),
+        lease_seconds=settings.lease_seconds,
+        context_store=context_store,
+        hold_after_seconds=settings.recovery_hold_after_seconds,
     )

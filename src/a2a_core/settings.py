@@ -141,6 +141,11 @@ class Settings(BaseModel):
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)
+    # How long a turn runs before the worker has its queue message come back just after the lease
+    # should the worker die (one SQS ChangeMessageVisibility per turn that runs longer): a shorter
+    # turn pays nothing for it, and a worker dying sooner has its turn resumed only when the
+    # queue's visibility timeout (6x the worker's timeout) ends. 0: at once.
+    recovery_hold_after_seconds: float = Field(default=2.0, ge=0)
 
     @field_validator("file_uri_schemes")
     @classmethod

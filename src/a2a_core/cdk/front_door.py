@@ -53,6 +53,7 @@ def add_front_door(
     custom_domain: CustomDomain | None,
     web_acl_arn: str | None,
     edge: EdgeOptions | None,
+    tracing: bool = True,
 ) -> FrontDoorParts:
     """``invoked``: what callers reach (the SnapStart alias), ``handler`` itself when None."""
     target = invoked or handler
@@ -102,6 +103,7 @@ def add_front_door(
         log_retention=log_retention,
         custom_domain=custom_domain,
         web_acl_arn=web_acl_arn,
+        tracing=tracing,
     )
     api_keys = None
     if auth is AuthMode.API_KEY:

@@ -1,7 +1,8 @@
 """The service's Lambda functions: a code asset, one environment, a role and log group each.
 
 Each function gets its own role with no managed policy: it may write to its own log group and
-send X-Ray traces, and everything else is granted to it by `A2AService`, resource by resource.
+send X-Ray traces (with tracing on), and everything else is granted to it by `A2AService`,
+resource by resource.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ class ServiceFunctions(Construct):
         architecture: lambda_.Architecture,
         environment: Mapping[str, str],
         log_retention: logs.RetentionDays,
+        tracing: bool = True,
     ) -> None:
         super().__init__(scope, id)
+        self._tracing = lambda_.Tracing.ACTIVE if tracing else lambda_.Tracing.DISABLED
         self._code = code  # bundle name (`BUNDLES`) -> the function's code asset
         self._runtime = runtime
         self._architecture = architecture
@@ -79,7 +82,7 @@ class ServiceFunctions(Construct):
             timeout=options.timeout,
             role=role,
             log_group=log_group,
-            tracing=lambda_.Tracing.ACTIVE,
+            tracing=self._tracing,
             environment={**self._environment, **(environment or {})},
             layers=list(layers),
             snap_start=snap_start,

@@ -106,6 +106,10 @@ class A2AServiceProps:
     retention_days: int = 30
     """How long tasks are kept."""
     log_retention: logs.RetentionDays = logs.RetentionDays.ONE_MONTH
+    tracing: bool = True
+    """X-Ray: active tracing on every function and the REST API's stage, at X-Ray's default
+    sampling (the first request each second, then 5%). At scale that records ~0.15 traces per
+    simple task (three invocations, each a trace): ~$0.75 per million tasks (docs/benchmarks.md)."""
     alarm_topic: sns.ITopic | None = None
     """Receives every alarm."""
 

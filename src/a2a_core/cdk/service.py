@@ -79,6 +79,7 @@ class A2AService(Construct):
                 extra={**self.project.card_environment(), **(props.environment or {})},
             ),
             log_retention=props.log_retention,
+            tracing=props.tracing,
         )
         self._add_functions(props)
         self._connect(props.worker_batch_size, props.worker_max_concurrency)
@@ -100,6 +101,7 @@ class A2AService(Construct):
             custom_domain=props.custom_domain,
             web_acl_arn=props.web_acl_arn,
             edge=props.edge,
+            tracing=props.tracing,
         )
         if "A2A_PUBLIC_URL" not in (props.environment or {}):
             # The function URL depends on the API function: the API derives its URL per request.

@@ -3,7 +3,7 @@
 The table's stream delivers every new commit, and the push function's event source filters them
 on ``notify`` (`a2a_core.aws.event_filters`), so a task nobody asked to be notified about costs no
 invocation. A commit is marked true when the notifier would notify it (a notified state:
-`a2a_core.push.notifier.notified_seq`) and its task has a push config, however it was set: with
+`a2a_core.push.notified.notified_seq`) and its task has a push config, however it was set: with
 the message (either generation's ``configuration``) or later by the config methods
 (``tasks/pushNotificationConfig/set``, ``CreateTaskPushNotificationConfig``). The writer checks
 for configs with one strongly consistent ``Query`` of the task's ``PUSH#`` items (``COUNT``, one
@@ -22,7 +22,7 @@ from a2a_core.aws.calls import Item, aws_call
 from a2a_core.aws.dynamodb.keys import NOTIFY, PUSH_PREFIX, task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.records import Commit
-from a2a_core.push.notifier import PushEvents, notified_seq
+from a2a_core.push.notified import PushEvents, notified_seq
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
