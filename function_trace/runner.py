@@ -181,9 +181,9 @@ def _exercise_web(
         with httpx.Client(base_url=base, timeout=30, headers=headers) as client:
             _wait_healthy(client, process, timeout)
             answers = []
-            for method, path, body, _ in api_requests(variant):
+            for method, path, body, _, extra in api_requests(variant):
                 content = body if isinstance(body, str) or body is None else json.dumps(body)
-                with client.stream(method, path, content=content) as response:
+                with client.stream(method, path, content=content, headers=extra) as response:
                     if response.headers.get("content-type", "").startswith("text/event-stream"):
                         text = _first_event(response.iter_lines())  # incremental: it would wait for the agent
                     else:
