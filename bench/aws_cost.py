@@ -31,8 +31,11 @@ the deployed cache and lease settings), and the function URL with IAM callers
 (``function_url_iam``: Lambda checks SigV4, the app pays nothing). Every door's client keeps to
 an API key's default limit (10 requests/s), so their compute differs only by what they do.
 ``--push-config`` gives every task a webhook (on 127.0.0.1): what a notified task adds.
+``--before`` runs the same as the stack ran before these line items were cut: the stream's filter
+letting every new commit through to the push function, the worker timing every turn's message
+(``A2A_RECOVERY_HOLD_AFTER_SECONDS=0``), the access logs' former fields.
 
-    .venv/bin/python bench/aws_cost.py [--tasks 50] [--json] [--push-config]
+    .venv/bin/python bench/aws_cost.py [--tasks 50] [--json] [--push-config] [--before]
         [--front-door all|rest_api|http_api|function_url|function_url_iam]
 """
 
@@ -151,8 +154,8 @@ ACCESS_LOGS: dict[str, dict[str, str] | None] = {
 
 
 @contextlib.contextmanager
-def front_door_env(front_door: str, aws: Any) -> Iterator[None]:
-    env = APP_AUTH_ENV.get(front_door, {})
+def front_door_env(front_door: str, aws: Any, *, before: bool = False) -> Iterator[None]:
+    env = {**APP_AUTH_ENV.get(front_door, {}), **({"A2A_RECOVERY_HOLD_AFTER_SECONDS": "0"} if before else {})}
     new = generate_key("bench", now=time.time())
     asyncio.run(DynamoDBApiKeyStore(aws.clients.dynamodb, aws.names.table).add(new.stored))
     _URL_KEY["key"] = new.key
@@ -164,11 +167,45 @@ def front_door_env(front_door: str, aws: Any) -> Iterator[None]:
             os.environ.pop(name, None)
 
 
-def run(tasks: int, front_door: str = "rest_api", *, push_config: bool = False) -> dict[str, Any]:
+# Before the cuts: the filter let every new commit through; the access logs' former fields.
+BEFORE_FILTERS = ({"eventName": ["INSERT"], "dynamodb": {"NewImage": {"sk": {"S": [{"prefix": "EVT#"}]}}}},)
+BEFORE_ACCESS_LOGS: dict[str, dict[str, str] | None] = {
+    "rest_api": {  # AccessLogFormat.json_with_standard_fields, every field on
+        "requestId": "$context.requestId",
+        "ip": "$context.identity.sourceIp",
+        "user": "$context.identity.user",
+        "caller": "$context.identity.caller",
+        "requestTime": "$context.requestTime",
+        "httpMethod": "$context.httpMethod",
+        "resourcePath": "$context.resourcePath",
+        "status": "$context.status",
+        "protocol": "$context.protocol",
+        "responseLength": "$context.responseLength",
+    },
+    "http_api": {
+        "requestId": "$context.requestId",
+        "ip": "$context.identity.sourceIp",
+        "requestTime": "$context.requestTime",
+        "httpMethod": "$context.httpMethod",
+        "routeKey": "$context.routeKey",
+        "status": "$context.status",
+        "protocol": "$context.protocol",
+        "responseLength": "$context.responseLength",
+        "integrationError": "$context.integrationErrorMessage",
+        "authorizerError": "$context.authorizer.error",
+    },
+    "function_url": None,
+    "function_url_iam": None,
+}
+
+
+def run(
+    tasks: int, front_door: str = "rest_api", *, push_config: bool = False, before: bool = False
+) -> dict[str, Any]:
     aws = start_emulator()
     try:
-        with front_door_env(front_door, aws):
-            return _run(aws, tasks, front_door, push_config)
+        with front_door_env(front_door, aws, before=before):
+            return _run(aws, tasks, front_door, push_config, before)
     finally:
         aws.stop()
 
@@ -206,7 +243,12 @@ class _Stack:
             "KeyId"
         ]
         os.environ.update(_environment(aws, key_id))
-        api = load("api_handler", ROOT / "src/a2a_core/functions/api/handler.py")
+        # The API takes the webhooks of --push-config, which listen on loopback (as in dev).
+        os.environ["A2A_PUSH_ALLOW_INSECURE_LOOPBACK"] = "true"
+        try:
+            api = load("api_handler", ROOT / "src/a2a_core/functions/api/handler.py")
+        finally:
+            del os.environ["A2A_PUSH_ALLOW_INSECURE_LOOPBACK"]
         # Every door alike: see the docstring.
         self.api = paced(invocations.timed("api", api.handler), 1 / Settings().api_key_rate_limit)
         worker = load("worker_handler", ROOT / "src/a2a_core/functions/worker/handler.py")
@@ -266,8 +308,9 @@ def _environment(aws: EmulatedAws, signing_key: str) -> dict[str, str]:
     }
 
 
-def _run(aws: EmulatedAws, tasks: int, front_door: str, push_config: bool) -> dict[str, Any]:
-    meter, invocations, tap = Meter(), Invocations(), LogTap()
+def _run(aws: EmulatedAws, tasks: int, front_door: str, push_config: bool, before: bool) -> dict[str, Any]:
+    filters = BEFORE_FILTERS if before else PUSH_STREAM_FILTERS
+    meter, invocations, tap = Meter(without_marks=before), Invocations(), LogTap()
     with lambda_logging(tap), metered_clients(meter), _webhook(push_config) as webhook:
         stack = _Stack(aws, meter, invocations, tap)
         stack.new_records()  # start reading the stream here
@@ -278,12 +321,18 @@ def _run(aws: EmulatedAws, tasks: int, front_door: str, push_config: bool) -> di
         for _ in range(tasks):
             simple_task(stack.api, stack.poller, FRONT_DOORS[front_door][0], webhook)
             for record in stack.new_records():
-                if any(matches(pattern, record) for pattern in PUSH_STREAM_FILTERS):
+                if any(matches(pattern, record) for pattern in filters):
                     passed += 1
                     # One invocation per record: at low traffic the event source hands records
                     # over as they come (batching under load only lowers this).
-                    stack.push({"Records": [record]}, FakeLambdaContext(function_name="a2a-push"))
-    return report(meter, invocations, tap, tasks, front_door, passed, push_config)
+                    # In a thread of its own, as the push function runs in a process of its own:
+                    # its batch helper's event loop is not the API's (Mangum's).
+                    with ThreadPoolExecutor(1) as pool:
+                        pool.submit(
+                            stack.push, {"Records": [record]}, FakeLambdaContext(function_name="a2a-push")
+                        ).result()
+    result = report(meter, invocations, tap, tasks, front_door, passed, push_config, before)
+    return result
 
 
 @contextlib.contextmanager
@@ -366,6 +415,7 @@ def report(
     front_door: str,
     push_records: int,
     push_config: bool = False,
+    before: bool = False,
 ) -> dict[str, Any]:
     per = {
         "write_units": meter.write_units / tasks,
@@ -383,7 +433,7 @@ def report(
         "table_bytes": meter.table_bytes / tasks,
         "index_bytes": meter.index_bytes / tasks,
     }
-    logs = log_lines(invocations, tap, tasks, front_door)
+    logs = log_lines(invocations, tap, tasks, (BEFORE_ACCESS_LOGS if before else ACCESS_LOGS)[front_door])
     dollars = {
         "front_door": per["api_requests"] * PRICES[FRONT_DOORS[front_door][1]],
         "lambda_requests": per["lambda_invocations"] * PRICES["lambda_request"],
@@ -410,6 +460,7 @@ def report(
         "tasks": tasks,
         "front_door": front_door,
         "push_config": push_config,
+        "before": before,
         "per_task": {k: round(v, 3) for k, v in per.items()},
         "calls_per_task": {k: round(v / tasks, 2) for k, v in sorted(meter.calls.items())},
         "mean_put_item_bytes": round(sum(meter.item_bytes) / max(1, len(meter.item_bytes))),
@@ -447,10 +498,11 @@ def report(
 
 
 def log_lines(
-    invocations: Invocations, tap: LogTap, tasks: int, front_door: str
+    invocations: Invocations, tap: LogTap, tasks: int, fields: dict[str, str] | None
 ) -> dict[str, dict[str, float]]:
     """Per task, each source's log events and bytes: each function's own lines and Lambda's
-    around its invocations (every function traces actively), and the stage's access log."""
+    around its invocations (every function traces actively), and the stage's access log (its
+    ``fields``; None: the door keeps none)."""
     lines = {}
     for function, count in invocations.count.items():
         events, size = cost_model.platform_log(count, traced=True)
@@ -461,7 +513,6 @@ def log_lines(
             "own_bytes": tap.bytes[function] / tasks,
             "xray_bytes": count * len(cost_model.XRAY_REPORT_SUFFIX.encode()) / tasks,
         }
-    fields = ACCESS_LOGS[front_door]
     if fields is not None:
         line = access_logs.sample_line(fields, cost_model.ACCESS_LOG_VALUES) + "\n"
         requests = invocations.count["api"] / tasks
@@ -477,6 +528,7 @@ def edge_per_request() -> float:
 def print_report(result: dict[str, Any]) -> None:
     per = result["per_task"]
     what = "with a webhook (a push config each)" if result["push_config"] else "no push config"
+    what += ", as before the cuts" if result["before"] else ""
     print(
         f"simple task (non-blocking send -> worker completes -> tasks/get), {what}, {result['tasks']} "
         f"tasks on moto, push on, front door: {result['front_door']}\n"
@@ -540,10 +592,11 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=50)
     parser.add_argument("--front-door", choices=["all", *FRONT_DOORS], default="all")
     parser.add_argument("--push-config", action="store_true", help="every task with a webhook")
+    parser.add_argument("--before", action="store_true", help="as the stack ran before the cuts")
     parser.add_argument("--json", action="store_true")
     args = smoke.parse(parser, tasks=2)
     doors = list(FRONT_DOORS) if args.front_door == "all" else [args.front_door]
-    results = [run(args.tasks, door, push_config=args.push_config) for door in doors]
+    results = [run(args.tasks, door, push_config=args.push_config, before=args.before) for door in doors]
     if args.json:
         print(json.dumps(results if len(results) > 1 else results[0], indent=2))
         return

@@ -10,6 +10,7 @@ import contextvars
 import io
 import logging
 import math
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -60,6 +61,9 @@ class Meter:
     # and in the owner index.
     table_bytes: int = 0
     index_bytes: int = 0
+    # Leave out the writers' push-config checks (`a2a_core.aws.dynamodb.push_marks`): a run as the
+    # stack ran before it marked commits.
+    without_marks: bool = False
 
     def attach(self, client: Any) -> None:
         """Count ``client``'s calls: the lean client's (`a2a_core.aws.json_client`, what the
@@ -89,6 +93,10 @@ class Meter:
 
     def count(self, service: str, operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:
         """One call: its request and its billed units."""
+        if operation == "Query" and params.get("Select") == "COUNT" and _push_configs(params):
+            operation = "Query (push marks)"
+            if self.without_marks:
+                return
         self.calls[f"{service}:{operation}"] += 1
         if service != "dynamodb" or "Error" in answer:
             return
@@ -106,7 +114,7 @@ class Meter:
             # COUNT too: ScannedCount entries of the owner index (GSI reads: eventually consistent).
             scanned = answer.get("ScannedCount", 0) * self.index_entry_bytes
             self.read_units += max(1, math.ceil(scanned / 4096)) * 0.5
-        elif operation in ("Query", "GetItem"):
+        elif operation in ("Query", "GetItem", "Query (push marks)"):
             # An eventually consistent read costs half a unit (the API key lookups are).
             factor = 1.0 if params.get("ConsistentRead") else 0.5
             items = answer.get("Items") or ([answer["Item"]] if answer.get("Item") else [])
@@ -124,6 +132,12 @@ class Meter:
             self.index_entry_bytes = item_size(projected)
             self.write_units += math.ceil(self.index_entry_bytes / 1024)
             self.index_bytes += self.index_entry_bytes + ITEM_OVERHEAD
+
+
+def _push_configs(params: dict[str, Any]) -> bool:
+    """Whether a query reads a task's push configs (``PUSH#`` items)."""
+    values = params.get("ExpressionAttributeValues", {})
+    return any(value.get("S") == "PUSH#" for value in values.values())
 
 
 # The function whose invocation is running (in this thread or in a thread it started).
@@ -164,7 +178,7 @@ class LogTap(io.TextIOBase):
     def write(self, text: str) -> int:
         function = running.get()
         self.bytes[function] += len(text.encode())
-        self.events[function] += max(1, text.count("\n"))
+        self.events[function] += text.count("\n")  # a line may come in pieces (print: text, then "\n")
         self.lines.setdefault(function, []).append(text)
         return len(text)
 
@@ -185,22 +199,39 @@ class _RequestId(logging.Filter):
         return True
 
 
+class _Stdout(io.TextIOBase):
+    """stdout: ``tap`` while a function runs (what it prints, Powertools' EMF metrics among it,
+    is logged in Lambda), the terminal otherwise."""
+
+    def __init__(self, terminal: Any, tap: LogTap) -> None:
+        self.terminal = terminal
+        self.tap = tap
+
+    def write(self, text: str) -> int:
+        return (self.terminal if running.get() == "bench" else self.tap).write(text)
+
+    def flush(self) -> None:
+        self.terminal.flush()
+
+
 @contextlib.contextmanager
 def lambda_logging(tap: LogTap) -> Iterator[None]:
     """Log as the Lambda runtime does, into ``tap``: the root logger at WARNING in Lambda's text
-    format, and every logger with a handler of its own (Powertools', JSON lines at the level
-    POWERTOOLS_LOG_LEVEL says, INFO by default) writing there too."""
+    format, every logger with a handler of its own (Powertools', JSON lines at the level
+    POWERTOOLS_LOG_LEVEL says, INFO by default) writing there too (`redirect_function_loggers`),
+    and what a function prints."""
     root = logging.getLogger()
-    saved = (root.handlers[:], root.level)
+    saved = (root.handlers[:], root.level, sys.stdout)
     handler = logging.StreamHandler(tap)
     handler.setFormatter(logging.Formatter(LAMBDA_FORMAT, "%Y-%m-%dT%H:%M:%S"))
     handler.addFilter(_RequestId())
     root.handlers[:] = [handler]
     root.setLevel(logging.WARNING)
+    sys.stdout = _Stdout(sys.stdout, tap)
     try:
         yield
     finally:
-        root.handlers[:], _ = saved
+        root.handlers[:], _, sys.stdout = saved
         root.setLevel(saved[1])
 
 
