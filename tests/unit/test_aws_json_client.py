@@ -358,3 +358,10 @@ def test_in_lambda_the_invocations_trace_header_goes_along_unsigned(monkeypatch:
     assert "X-Amzn-Trace-Id" not in outside
     assert inside["X-Amzn-Trace-Id"] == trace  # as botocore quotes it: unchanged
     assert "x-amzn-trace-id" not in inside["Authorization"]
+
+
+def test_what_is_botocores_and_no_operation_is_missing() -> None:
+    dynamodb = client("dynamodb", Script())
+    assert not hasattr(dynamodb, "meta")  # so nothing mistakes it for a botocore client
+    with pytest.raises(AttributeError, match="get_paginator"):
+        dynamodb.get_paginator("query")

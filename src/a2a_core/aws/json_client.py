@@ -80,6 +80,8 @@ TRANSIENT_STATUS = frozenset({500, 502, 503, 504})
 BACKOFF = {"throttling": 1.0, "transient": 0.05, "dynamodb": 0.025, "max": 20.0}
 USER_AGENT = "a2a-serverless"
 _sleep = time.sleep  # between attempts (calls run in threads)
+# botocore clients' attributes that are not operations: asking for one finds botocore's missing.
+_BOTOCORE_ONLY = frozenset({"meta", "exceptions", "close", "can_paginate", "get_paginator", "get_waiter"})
 
 Transport = Callable[[str, dict[str, str], bytes], HttpResponse]
 BeforeCall = Callable[[str, dict[str, Any]], "dict[str, Any] | None"]
@@ -111,8 +113,8 @@ class AwsJsonClient:
 
     def __getattr__(self, name: str) -> Callable[..., dict[str, Any]]:
         """``client.put_item(**params)``: the operation ``PutItem``, as botocore names methods."""
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if name.startswith("_") or name in _BOTOCORE_ONLY:
+            raise AttributeError(f"{type(self).__name__} has no {name!r} (botocore's clients have)")
         operation = "".join(word.capitalize() for word in name.split("_"))
 
         def call(**params: Any) -> dict[str, Any]:
