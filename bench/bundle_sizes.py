@@ -5,7 +5,9 @@ bytecode compiled, its own closure from `a2a_core/bundling/function_imports.json
 change it: the default (REST API, API keys, push on), JWT (with the authorizer) and response
 streaming (uvicorn). "shared (before)" is the bundle every function shipped until each got its
 own: the whole ``aws`` extra, boto3's family left to the runtime as now. Zipped with deflate at
-zlib's default level, as CDK's asset zips are.
+zlib's default level, as CDK's asset zips are. Each bundle's ``a2a_core`` (the kit's modules its
+function can import, `a2a_core.bundling.modules`) is shown beside the whole kit every bundle
+carried before (all of ``a2a_core`` but its deploy-time packages), both with their bytecode.
 
     .venv/bin/python bench/bundle_sizes.py [--platform aarch64|x86_64] [--json]
 """
@@ -55,19 +57,36 @@ class Size:
     unzipped: int
     zipped: int
     distributions: list[str]
+    kit_unzipped: int = 0  # of it, the kit's own package (a2a_core)
+    kit_zipped: int = 0
 
 
 def measure(bundle: Path) -> Size:
-    files = sorted(path for path in bundle.rglob("*") if path.is_file())
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in files:
-            archive.write(path, path.relative_to(bundle))
+    unzipped, zipped, files = _zip(bundle, bundle)
     names = sorted(
         closures.canonical(p.name.removesuffix(".dist-info").rsplit("-", 1)[0])
         for p in bundle.glob("*.dist-info")
     )
-    return Size(len(files), sum(p.stat().st_size for p in files), len(buffer.getvalue()), names)
+    kit_unzipped, kit_zipped, _ = _zip(bundle, bundle / "a2a_core")
+    return Size(files, unzipped, zipped, names, kit_unzipped, kit_zipped)
+
+
+def _zip(bundle: Path, part: Path) -> tuple[int, int, int]:
+    """(unzipped, zipped, files) of the files under ``part``."""
+    files = sorted(path for path in part.rglob("*") if path.is_file())
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in files:
+            archive.write(path, path.relative_to(bundle))
+    return sum(p.stat().st_size for p in files), len(buffer.getvalue()), len(files)
+
+
+def whole_kit(output: Path) -> Size:
+    """The kit as every bundle carried it before: all of a2a_core but cdk/ and bundling/, compiled."""
+    ignored = shutil.ignore_patterns("__pycache__", "cdk", "bundling")
+    shutil.copytree(KIT_SOURCE, output / "a2a_core", ignore=ignored)
+    compile_bytecode(output, sys.executable)
+    return measure(output)
 
 
 def shared_bundle(output: Path, platform: str) -> None:
@@ -88,6 +107,7 @@ def build_all(directory: Path, platform: str, *, only_api: bool = False) -> dict
     """Every bundle, or with ``only_api`` just the API function's (a smoke run)."""
     architecture = "arm64" if platform == "aarch64" else "x86_64"
     sizes = {}
+    sizes["whole kit"] = whole_kit(directory / "kit")
     if not only_api:
         shared_bundle(directory / "shared", platform)
         sizes["shared (before)"] = measure(directory / "shared")
@@ -122,15 +142,23 @@ def main() -> None:
         return
     print(f"Lambda bundles, {args.platform}, zipped as CDK uploads them (MiB = 2^20 bytes)")
     print()
-    columns = f"{'zipped MiB':>10} {'unzipped MiB':>13} {'files':>6}"
+    kit = sizes.pop("whole kit")
+    mib = 2**20
+    columns = f"{'zipped MiB':>10} {'unzipped MiB':>13} {'files':>6} {'a2a_core: zipped / unzipped MiB':>33}"
     header = f"{'bundle':<17} {columns}  distributions (boto3's family: from the runtime)"
     print(header)
     print("-" * len(header))
     for label, size in sizes.items():
+        own = f"{size.kit_zipped / mib:.2f} / {size.kit_unzipped / mib:.2f}"
         print(
-            f"{label:<17} {size.zipped / 2**20:>10.2f} {size.unzipped / 2**20:>13.2f} {size.files:>6}"
+            f"{label:<17} {size.zipped / mib:>10.2f} {size.unzipped / mib:>13.2f} {size.files:>6} {own:>33}"
             f"  {len(size.distributions)}: {' '.join(size.distributions)}"
         )
+    print(
+        f"\nthe whole kit each bundle carried before (all of a2a_core but cdk/ and bundling/): "
+        f"{kit.kit_zipped / mib:.2f} MiB zipped, {kit.kit_unzipped / mib:.2f} MiB unzipped, "
+        f"{kit.files} files; a bundle's size before: its size now + the whole kit - its a2a_core"
+    )
     api = sizes["api"].zipped
     verdict = "PASS" if api <= API_KEY_MODE_LIMIT else "MISS"
     print()

@@ -6,9 +6,18 @@ per-function cold starts) that times, wall clock and its own CPU time, the impor
 module and then its first request, checked as `workloads` checks every answer:
 
 - ``ours``: `functions/api/handler.py` on the memory backend, from this venv and ``src/``;
+- ``ours-botocore``: ``ours-deployed`` (below) with ``A2A_AWS_CLIENT=botocore``: its first request
+  imports botocore and builds its DynamoDB and SQS clients, as every deployment did before the
+  lean client;
 - ``ours-deployed``: the API function's own bundle with the stack's settings (REST API, API
-  keys, push) against moto, as `function_cold_start` runs it: its first request imports botocore
-  and builds the DynamoDB and SQS clients (they are lazy), then writes the task and queues its run;
+  keys, push) against moto, as `function_cold_start` runs it: its first request writes the task
+  and queues its run (the lean AWS client, `a2a_core.aws.json_client`);
+- ``ours-snapstart``: the same bundle initialized as SnapStart initializes a published version
+  (``AWS_LAMBDA_INITIALIZATION_TYPE=snap-start``: the cold start, then its before-snapshot hook,
+  which primes it), then its after-restore hook and the first request: what a restored
+  environment's own code does. Its "import + build" column is that restore hook; the snapshot's
+  init and priming, done once per published version, are reported apart. Resuming the microVM
+  from the snapshot is Lambda's work, outside any process here: not measured;
 - ``a2a-sdk``: `bench/sdk_handler.py` (in memory; its echo agent runs inside the request);
 - ``floor``: `bench/stack_floor.py`, Starlette + Mangum + pydantic with one validated route: what
   the libraries cost before any A2A code runs.
@@ -41,6 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET_RATIO = 0.5
 V1 = ("1.0-jsonrpc", "1.0-rest")
 LAMBDA_ENV = {"AWS_LAMBDA_FUNCTION_NAME": "Api"}  # set by Lambda; our handler then freezes (gc)
+# The cases run from the API function's bundle, as deployed.
+BUNDLED = ("ours-botocore", "ours-deployed", "ours-snapstart")
 
 
 @dataclass(frozen=True)
@@ -48,11 +59,16 @@ class Config:
     name: str
     module: str
     protocols: tuple[str, ...]
+    snap_start: bool = False
+    env: tuple[tuple[str, str], ...] = ()  # on top of the placement's
 
 
+API = "a2a_core.functions.api.handler"
 CONFIGS = (
-    Config("ours", "a2a_core.functions.api.handler", ("0.3", *V1)),
-    Config("ours-deployed", "a2a_core.functions.api.handler", V1),
+    Config("ours", API, ("0.3", *V1)),
+    Config("ours-botocore", API, ("1.0-jsonrpc",), env=(("A2A_AWS_CLIENT", "botocore"),)),
+    Config("ours-deployed", API, V1),
+    Config("ours-snapstart", API, V1, snap_start=True),
     Config("a2a-sdk", "sdk_handler", ("0.3", *V1)),
     Config("floor", "stack_floor", ("1.0-rest",)),
 )
@@ -66,9 +82,9 @@ def placement(config: Config, world: World | None) -> tuple[list[Path], dict[str
     """Where the child imports from, and its environment."""
     if config.name == "ours":
         return list(source_paths(site())), LAMBDA_ENV | {"A2A_ALLOW_UNAUTHENTICATED": "true"}
-    if config.name == "ours-deployed":
+    if config.name in BUNDLED:
         assert world is not None
-        return [world.bundles["api"], world.runtime], world.stage.env(Variant("api"))
+        return [world.bundles["api"], world.runtime], world.stage.env(Variant("api")) | dict(config.env)
     return [ROOT / "bench", site()], LAMBDA_ENV
 
 
@@ -86,10 +102,18 @@ def api_key_caller(event: dict[str, Any]) -> dict[str, Any]:
 def run_case(config: Config, protocol: str, world: World | None) -> Sample:
     workload = WORKLOADS[protocol]
     event, message_id = workload.send(1)
-    if config.name == "ours-deployed":
+    if config.name in BUNDLED:
         event = api_key_caller(event)
     paths, env = placement(config, world)
-    result, wall = run_handler(config.module, [event], env, paths, function_name="Api", timeout_seconds=29)
+    result, wall = run_handler(
+        config.module,
+        [event],
+        env,
+        paths,
+        function_name="Api",
+        timeout_seconds=29,
+        snap_start=config.snap_start,
+    )
     (answer,) = result["requests"]
     if "response" not in answer:
         raise RuntimeError(f"{config.name} {protocol}: the handler raised {answer}")
@@ -98,16 +122,29 @@ def run_case(config: Config, protocol: str, world: World | None) -> Sample:
             raise RuntimeError(f"floor answered {answer}")
     else:
         workload.sent(answer["response"], 1, message_id)
+    if config.snap_start:  # on the restore path: the after-restore hooks, then the first request
+        SNAPSHOTS[config.name].append(result["import_cpu_seconds"] + result["snapshot_cpu_seconds"])
+        return Sample(
+            result["restore_seconds"],
+            result["restore_cpu_seconds"],
+            answer["seconds"],
+            answer["cpu_seconds"],
+            wall,
+        )
     return Sample(
         result["import_seconds"], result["import_cpu_seconds"], answer["seconds"], answer["cpu_seconds"], wall
     )
 
 
+# Per SnapStart case: the CPU seconds of each run's init and priming (once per published version).
+SNAPSHOTS: dict[str, list[float]] = defaultdict(list)
+
+
 def measure(runs: int, world: World | None, *, warmup: bool = True) -> dict[str, FunctionSummary]:
     """``runs`` rounds after a discarded one (unless not ``warmup``), every case once per round;
-    "config protocol" -> summary. Without ``world`` (no bundles, no moto) ``ours-deployed`` is
-    left out."""
-    cases = [(c, p) for c in CONFIGS for p in c.protocols if world is not None or c.name != "ours-deployed"]
+    "config protocol" -> summary. Without ``world`` (no bundles, no moto) the bundle's cases
+    (`BUNDLED`) are left out."""
+    cases = [(c, p) for c in CONFIGS for p in c.protocols if world is not None or c.name not in BUNDLED]
     samples: dict[str, list[Sample]] = defaultdict(list)
     for round_ in range(0 if warmup else 1, runs + 1):
         for config, protocol in cases:
@@ -143,6 +180,11 @@ def report(summaries: dict[str, FunctionSummary]) -> list[str]:
             f" {ms['request_wall']:>7.1f} / {ms['request_cpu']:<5.1f}"
             f" {s.median_total('wall') * 1000:>7.0f} / {s.median_total('cpu') * 1000:<5.0f}"
             f" {wall:>8.2f} / {cpu:<5.2f}"
+        )
+    for name, cpus in SNAPSHOTS.items():
+        lines.append(
+            f"{name}: import+build is the after-restore hook; the snapshot's init and priming "
+            f"(once per published version) took {statistics.median(cpus) * 1000:.0f} ms CPU"
         )
     lines.append("")
     for name in summaries:

@@ -27,9 +27,17 @@ TEMPLATES = {
 OFFLOADED_PARTS = [{"kind": "text", "text": "x" * 160_000} for _ in range(2)]
 
 
-def api_requests(variant: Variant) -> list[tuple[str, str, Any, set[int]]]:
-    """(HTTP method, path, JSON-RPC body or None, JSON-RPC error codes allowed)."""
+# A 1.0 request's header (the JSON-RPC path serves 0.3 without it).
+V1 = {"A2A-Version": "1.0"}
+
+
+def api_requests(variant: Variant) -> list[tuple[str, str, Any, set[int], dict[str, str]]]:
+    """(HTTP method, path, JSON-RPC body (or 1.0 HTTP+JSON body) or None, JSON-RPC error codes
+    allowed, headers)."""
     unknown = {"id": str(uuid.uuid4())}
+    v1_message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "hi 1.0"}]}
+    v1_send = {"message": v1_message, "configuration": {"returnImmediately": True}}
+    rest_send = {**v1_send, "message": {**v1_message, "messageId": str(uuid.uuid4())}}
     requests: list[tuple[str, str, Any, set[int]]] = [
         ("POST", "/", _rpc("message/send", _send("hello")), set()),  # the first: what a cold start serves
         ("GET", "/.well-known/agent-card.json", None, set()),
@@ -39,6 +47,12 @@ def api_requests(variant: Variant) -> list[tuple[str, str, Any, set[int]]]:
         ("POST", "/", _rpc("tasks/get", unknown), {-32001}),
         ("POST", "/", _rpc("tasks/cancel", unknown), {-32001}),
         ("POST", "/", "{not json", {-32700}),
+    ]
+    # The 1.0 bindings (loaded on the first 1.0 request): JSON-RPC and HTTP+JSON.
+    v1: list[tuple[str, str, Any, set[int]]] = [
+        ("POST", "/", _rpc("SendMessage", v1_send), set()),
+        ("POST", "/", _rpc("ListTasks", {}), set()),
+        ("POST", "/message:send", rest_send, set()),
     ]
     if variant.push:
         hook = {"url": "https://127.0.0.1/hook", "token": "t"}  # refused: a loopback address
@@ -62,15 +76,20 @@ def api_requests(variant: Variant) -> list[tuple[str, str, Any, set[int]]]:
                 {-32001},
             ),
         ]
-    return requests
+    return [(*request, {}) for request in requests] + [(*request, V1) for request in v1]
 
 
 def api_events(variant: Variant) -> list[dict[str, Any]]:
     template = json.loads((EVENTS / TEMPLATES[variant.auth]).read_text())
     events = []
-    for method, path, body, _ in api_requests(variant):
+    for method, path, body, _, headers in api_requests(variant):
         event = json.loads(json.dumps(template))
         event |= {"httpMethod": method, "path": path}
+        event["headers"] = {**(event.get("headers") or {}), **headers}
+        event["multiValueHeaders"] = {
+            **(event.get("multiValueHeaders") or {}),
+            **{name: [value] for name, value in headers.items()},
+        }
         event["requestContext"] |= {
             "httpMethod": method,
             "path": f"/prod{path}",
@@ -92,7 +111,7 @@ def request_context_header(variant: Variant) -> dict[str, str]:
 
 def check_api(variant: Variant, answers: Sequence[tuple[int, str]], *, count: int | None = None) -> None:
     """``answers`` (status, body) to the first ``count`` (default: all) of `api_requests`."""
-    for (method, path, body, allowed), (status, text) in zip(
+    for (method, path, body, allowed, _), (status, text) in zip(
         api_requests(variant)[:count], answers, strict=True
     ):
         rpc_method = body if isinstance(body, str) else (body or {}).get("method", "")

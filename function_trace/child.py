@@ -7,10 +7,12 @@ import from what it ships. Standard library only, and nothing imported before th
 function's own.
 
 SPEC (JSON): ``mode`` ``lambda`` (import ``module``, then call its ``handler`` with each of
-``events``) or ``web`` (run uvicorn on ``module:app`` as the bundle's ``run.sh`` does, until
-SIGTERM); ``context`` the Lambda context's name, timeout and memory; ``patch`` an optional name
-from `PATCHES`. OUT receives the timings (wall clock, and this process's CPU time, which a busy
-machine disturbs far less), each answer and every module imported.
+``events``; with ``snap_start``, between the two, run the function's SnapStart hooks as Lambda
+does when it takes a snapshot and when it restores one, timed apart) or ``web`` (run uvicorn on
+``module:app`` as the bundle's ``run.sh`` does, until SIGTERM); ``context`` the Lambda
+context's name, timeout and memory; ``patch`` an optional name from `PATCHES`. OUT receives the
+timings (wall clock, and this process's CPU time, which a busy machine disturbs far less), each
+answer and every module imported.
 """
 
 from __future__ import annotations
@@ -119,6 +121,8 @@ def run_lambda(spec: dict[str, Any], result: dict[str, Any]) -> None:
     result["import_seconds"] = time.perf_counter() - start
     result["import_cpu_seconds"] = time.process_time() - cpu
     result["modules_after_import"] = modules()
+    if spec.get("snap_start"):
+        snapshot_and_restore(result)
     if spec.get("patch"):
         PATCHES[spec["patch"]](module)
     handler = module.handler
@@ -132,6 +136,22 @@ def run_lambda(spec: dict[str, Any], result: dict[str, Any]) -> None:
         answer["seconds"] = time.perf_counter() - start
         answer["cpu_seconds"] = time.process_time() - cpu  # this process's CPU (not moto's)
         result["requests"].append(answer)
+
+
+def snapshot_and_restore(result: dict[str, Any]) -> None:
+    """The hooks of the runtime's ``snapshot_restore_py`` (the stand-in in ``runtime/``): those
+    before the snapshot (priming: off the cold path, done once per published version), then those
+    after a restore (on the cold path of every environment resumed from the snapshot)."""
+    import snapshot_restore_py as hooks  # type: ignore[import-not-found]
+
+    start, cpu = time.perf_counter(), time.process_time()
+    hooks.run_before_snapshot()
+    result["snapshot_seconds"] = time.perf_counter() - start
+    result["snapshot_cpu_seconds"] = time.process_time() - cpu
+    start, cpu = time.perf_counter(), time.process_time()
+    hooks.run_after_restore()
+    result["restore_seconds"] = time.perf_counter() - start
+    result["restore_cpu_seconds"] = time.process_time() - cpu
 
 
 def run_web(spec: dict[str, Any], result: dict[str, Any]) -> None:

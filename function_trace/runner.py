@@ -38,6 +38,8 @@ from function_trace.variants import FUNCTION_NAMES, ExerciseError, Variant
 
 ROOT = Path(__file__).resolve().parent.parent  # the a2a-serverless repository
 CHILD = Path(__file__).resolve().parent / "child.py"
+# What the Lambda Python runtime provides for SnapStart's hooks (stood in for).
+SNAPSHOT_RUNTIME = Path(__file__).resolve().parent / "runtime"
 # The extras every function's imports come from.
 EXTRAS = ("aws", "web")
 TIMEOUTS = {"api": 29.0, "worker": 900.0, "dlq": 60.0, "push": 60.0, "authorizer": 10.0}
@@ -138,9 +140,13 @@ def run_handler(
     patch: str | None = None,
     record_imports: bool = False,
     timeout: float = 120.0,
+    snap_start: bool = False,
 ) -> tuple[dict[str, Any], float]:
     """Import ``module`` in a fresh interpreter seeing only ``paths`` and call its ``handler``
-    with each event: what the child wrote (`function_trace.child`), and the process's wall time."""
+    with each event: what the child wrote (`function_trace.child`), and the process's wall time.
+    ``snap_start``: initialized as SnapStart initializes a version, its snapshot hooks run, then
+    its restore hooks, before the events (the runtime's hook library, `SNAPSHOT_RUNTIME`, is on
+    its path)."""
     spec = {
         "mode": "lambda",
         "module": module,
@@ -148,7 +154,11 @@ def run_handler(
         "context": {"function_name": function_name, "timeout_seconds": timeout_seconds, "memory_mb": 256},
         "patch": patch,
         "record_imports": record_imports,
+        "snap_start": snap_start,
     }
+    if snap_start:
+        env = {**env, "AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start"}
+        paths = [*paths, SNAPSHOT_RUNTIME]
     return _run_child(spec, env, paths, timeout)
 
 
@@ -171,9 +181,9 @@ def _exercise_web(
         with httpx.Client(base_url=base, timeout=30, headers=headers) as client:
             _wait_healthy(client, process, timeout)
             answers = []
-            for method, path, body, _ in api_requests(variant):
+            for method, path, body, _, extra in api_requests(variant):
                 content = body if isinstance(body, str) or body is None else json.dumps(body)
-                with client.stream(method, path, content=content) as response:
+                with client.stream(method, path, content=content, headers=extra) as response:
                     if response.headers.get("content-type", "").startswith("text/event-stream"):
                         text = _first_event(response.iter_lines())  # incremental: it would wait for the agent
                     else:

@@ -46,7 +46,10 @@ def traced(run: Run, owners: Mapping[str, str]) -> closures.Traced:
         for name in needed
         if run.modules[name][0] and (name in pruned or name.startswith(tuple(f"{top}." for top in pruned)))
     }
-    return closures.Traced(run.variant.function, run.variant.settings, frozenset(found), frozenset(packages))
+    own = {name for name in needed if name.partition(".")[0] in OWN and run.modules[name][1]}
+    return closures.Traced(
+        run.variant.function, run.variant.settings, frozenset(found), frozenset(packages), frozenset(own)
+    )
 
 
 def needed_modules(run: Run) -> set[str]:
@@ -110,6 +113,7 @@ def differences(recorded: Iterable[closures.Traced], current: Iterable[closures.
         for what, a, b in (
             ("distributions", before.distributions, after.distributions),
             ("packages", before.packages, after.packages),
+            ("modules", before.modules, after.modules),
         ):
             if a != b:
                 change = [f"+{x}" for x in sorted(b - a)] + [f"-{x}" for x in sorted(a - b)]

@@ -1,13 +1,14 @@
-"""DynamoDB faults injected into botocore, for the fault-injection tests (`fault_injection`).
+"""DynamoDB faults injected into the lean AWS client (`a2a_core.aws.json_client`), the one the
+deployed functions call DynamoDB through, for the fault-injection tests (`fault_injection`).
 
 Each DynamoDB call draws a fault with probability ``rate`` (from a seeded generator), in one of
 the enabled modes:
 
-- ``retried``: the call's first HTTP request fails with an error botocore retries (a 500
+- ``retried``: the call's first HTTP request fails with an error the client retries (a 500
   ``InternalServerError``, a ``ThrottlingException`` or a ``ProvisionedThroughputExceeded``); for a
   write, ``landed_share`` of these are sent first, so the write lands and only its answer is lost.
-- ``surfaced``: the call raises to our code, as an error does once botocore's retries are spent or
-  when botocore does not retry it (``TransactionConflictException``, ``InternalServerError``,
+- ``surfaced``: the call raises to our code, as an error does once the client's retries are spent
+  or when it does not retry it (``TransactionConflictException``, ``InternalServerError``,
   ``ThrottlingException``); for a write, ``landed_share`` of these are raised after the write
   landed.
 """
@@ -23,8 +24,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from botocore.awsrequest import AWSResponse, HTTPHeaders
-from botocore.retries.standard import ExponentialBackoff
+from a2a_core.aws import json_client
+from a2a_core.aws.http_pool import HttpResponse
+from a2a_core.aws.json_client import AwsJsonClient
 
 MODES = ("retried", "surfaced")
 WRITES = frozenset({"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems"})
@@ -40,22 +42,17 @@ SURFACED = (
 )
 
 
-class _Raw:
-    def __init__(self, body: bytes) -> None:
-        self._body = body
-
-    def stream(self, **_: Any) -> Iterator[bytes]:
-        yield self._body
-
-
-def _error(url: str, code: str, status: int) -> tuple[AWSResponse, dict[str, Any]]:
+def _error(code: str, status: int) -> HttpResponse:
     body = json.dumps({"__type": f"com.amazonaws.dynamodb.v20120810#{code}", "message": "injected fault"})
-    headers = {"Content-Type": "application/x-amz-json-1.0", "x-amzn-RequestId": str(uuid.uuid4())}
-    parsed = {
+    headers = {"content-type": "application/x-amz-json-1.0", "x-amzn-requestid": str(uuid.uuid4())}
+    return HttpResponse(status, headers, body.encode())
+
+
+def _answer(code: str, status: int) -> dict[str, Any]:
+    return {
         "Error": {"Code": code, "Message": "injected fault"},
-        "ResponseMetadata": {"HTTPStatusCode": status, "HTTPHeaders": headers},
+        "ResponseMetadata": {"HTTPStatusCode": status, "HTTPHeaders": {}, "RetryAttempts": 0},
     }
-    return AWSResponse(url, status, HTTPHeaders.from_dict(headers), _Raw(body.encode())), parsed
 
 
 class DynamoDBFaults:
@@ -76,10 +73,23 @@ class DynamoDBFaults:
         self._pending = threading.local()  # a retried fault for the call running on this thread
 
     def attach(self, client: Any) -> None:
-        events = client.meta.events
-        events.register("before-call.dynamodb", self._before_call)
-        events.register("before-send.dynamodb", lambda request, **_: self._before_send(client, request))
-        events.register("after-call.dynamodb", self._after_call)
+        """Inject into ``client`` (an `AwsJsonClient`, as `build_clients` makes DynamoDB's)."""
+        assert isinstance(client, AwsJsonClient), f"not the lean client: {client!r}"
+        send = client.transport
+
+        def transport(method: str, headers: dict[str, str], body: bytes) -> HttpResponse:
+            fault = getattr(self._pending, "fault", None)
+            if fault is None:
+                return send(method, headers, body)
+            self._pending.fault = None  # the first request only: the client's retries go through
+            landed, (code, status) = fault
+            if landed:
+                send(method, headers, body)
+            return _error(code, status)
+
+        client.transport = transport
+        client.before_call.append(self._before_call)
+        client.after_call.append(self._after_call)
 
     def _draw(self, write: bool) -> tuple[str, bool, tuple[str, int]] | None:
         with self._lock:
@@ -92,50 +102,36 @@ class DynamoDBFaults:
             self.injected[f"{mode}:{'landed' if landed else 'lost'}:{error[0]}"] += 1
             return mode, landed, error
 
-    def _before_call(self, model: Any, params: dict[str, Any], context: dict[str, Any], **_: Any) -> Any:
-        fault = self._draw(model.name in WRITES)
+    def _before_call(self, operation: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        self._pending.after = None
+        fault = self._draw(operation in WRITES)
         if fault is None:
             return None
         mode, landed, error = fault
         if mode == "retried":
             self._pending.fault = (landed, error)
         elif landed:
-            context["a2a_fault_after"] = error
+            self._pending.after = error
         else:
-            return _error(params["url"], *error)
+            return _answer(*error)
         return None
 
-    def _before_send(self, client: Any, request: Any) -> AWSResponse | None:
-        fault = getattr(self._pending, "fault", None)
-        if fault is None:
-            return None
-        self._pending.fault = None  # the first request only: botocore's retries go through
-        landed, (code, status) = fault
-        if landed:
-            client._endpoint.http_session.send(request).content  # noqa: B018 (read it whole)
-        return _error(request.url, code, status)[0]
-
-    def _after_call(
-        self, http_response: Any, parsed: dict[str, Any], context: dict[str, Any], **_: Any
-    ) -> None:
-        error = context.pop("a2a_fault_after", None)
-        self._pending.fault = None
+    def _after_call(self, operation: str, params: dict[str, Any], answer: dict[str, Any]) -> None:
+        error = getattr(self._pending, "after", None)
+        self._pending.fault = self._pending.after = None
         if error is None:
             return
-        code, status = error
-        http_response.status_code = status
-        parsed.clear()
-        parsed.update(_error(http_response.url, code, status)[1])
+        answer.clear()
+        answer.update(_answer(*error))
 
 
 @contextlib.contextmanager
 def scaled_throttle_backoff(scale: float) -> Iterator[None]:
-    """botocore's waits before retrying a throttled call (0.5 s on average, first) times ``scale``:
-    which errors it retries, and how often, stay as they are."""
-    config: dict[str, float] = ExponentialBackoff._DEFAULT_BACKOFF_CONFIG  # type: ignore[attr-defined]
-    saved = dict(config)
-    config["throttling_base_scale"] = saved["throttling_base_scale"] * scale
+    """The client's waits before retrying a throttled call (0.5 s on average, first) times
+    ``scale``: which errors it retries, and how often, stay as they are."""
+    saved = json_client.BACKOFF["throttling"]
+    json_client.BACKOFF["throttling"] = saved * scale
     try:
         yield
     finally:
-        config.update(saved)
+        json_client.BACKOFF["throttling"] = saved

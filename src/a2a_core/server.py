@@ -62,5 +62,9 @@ def build_worker(
     from a2a_core.adapters.resolve import resolve_agent  # not on the API function's import path
 
     return Worker(
-        ledger, resolve_agent(agent), lease_seconds=settings.lease_seconds, context_store=context_store
+        ledger,
+        resolve_agent(agent),
+        lease_seconds=settings.lease_seconds,
+        context_store=context_store,
+        hold_after_seconds=settings.recovery_hold_after_seconds,
     )

@@ -57,6 +57,9 @@ class Settings(BaseModel):
     # AWS resources (backend "aws"; "local" fills them in itself).
     aws_region: str = "us-east-1"
     aws_endpoint_url: str | None = None
+    # How the functions call DynamoDB, SQS and KMS: the kit's lean client (a2a_core.aws.json_client,
+    # ~90 ms less of a cold start) or botocore's, the way back should the lean one misbehave.
+    aws_client: Literal["lean", "botocore"] = "lean"
     table_name: str | None = None
     queue_url: str | None = None
     dlq_url: str | None = None
@@ -142,6 +145,12 @@ class Settings(BaseModel):
 
     # Worker.
     lease_seconds: float = Field(default=900.0, gt=0)
+    # How long a turn runs before the worker has its queue message come back just after the lease
+    # should the worker die (one SQS ChangeMessageVisibility per turn that runs longer). 0, the
+    # default: at once, so every turn whose worker dies is resumed just after its lease. More saves
+    # that request on shorter turns, and a worker dying in them has its turn resumed only when the
+    # queue's visibility timeout (6x the worker's timeout) ends.
+    recovery_hold_after_seconds: float = Field(default=0.0, ge=0)
 
     @field_validator("file_uri_schemes")
     @classmethod

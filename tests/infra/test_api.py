@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -106,8 +107,13 @@ def test_stage_throttles_traces_and_writes_access_logs(default: Template, full: 
                 },
             },
         )
-        assert "$context.requestId" in log_format.as_string()
-        assert "$context.status" in log_format.as_string()
+        # One compact JSON object per request, naming the caller as the auth mode knows it.
+        fields = json.loads(log_format.as_string())
+        assert fields["requestId"] == "$context.requestId"
+        assert fields["status"] == "$context.status"
+        assert fields["path"] == "$context.path"
+        assert fields["error"] == "$context.error.responseType"
+        assert " " not in log_format.as_string()
         assert (
             properties(template, "AWS::Logs::LogGroup", "/Api/AccessLogs/Resource")["RetentionInDays"] == 30
         )

@@ -23,8 +23,8 @@ import pytest
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk.assertions import Template
 
-from a2a_core.bundling import closures
-from a2a_core.bundling.build import WEB_SERVER_SCRIPT, Bundle, BundleSpec
+from a2a_core.bundling import closures, modules
+from a2a_core.bundling.build import KIT_SOURCE, WEB_SERVER_SCRIPT, Bundle, BundleSpec
 from a2a_core.bundling.plan import BundleOptions, BundlePlan
 from a2a_core.bundling.requirements import requirement_name
 from a2a_core.bundling.uv import BundlingError, find_uv
@@ -141,9 +141,22 @@ def test_spec_follows_the_function_architecture_python_and_closure() -> None:
         distributions=tuple(sorted(closure.distributions)),
         kept_packages=tuple(sorted(closure.packages)),
         web_server=True,
+        kit_modules=spec.kit_modules,
     )
+    # The kit's modules: those traced, and every one they can import (lazily too).
+    assert closure.modules <= set(spec.kit_modules)
+    assert "a2a_core.aws.json_client" in spec.kit_modules  # imported when the clients are built
+    assert "a2a_core.protocol.v1.rest" in spec.kit_modules  # on the first 1.0 HTTP+JSON request
+    assert not [
+        m for m in spec.kit_modules if m.startswith(("a2a_core.client", "a2a_core.dev", "a2a_core.cdk"))
+    ]
     worker = BundleSpec.for_function("worker", architecture="arm64", python_version="3.13", web_server=True)
     assert (worker.web_server, worker.agent) == (False, True)
+    assert "a2a_core.examples.multiturn" not in worker.kit_modules
+    kit_agent = BundleSpec.for_function(
+        "worker", architecture="arm64", python_version="3.13", agent="a2a_core.examples.multiturn:agent"
+    )
+    assert "a2a_core.examples.multiturn" in kit_agent.kit_modules  # an agent of the kit's own
     assert not BundleSpec.for_function("dlq", architecture="arm64", python_version="3.13").agent
 
 
@@ -193,6 +206,7 @@ def test_bundles_hold_what_each_function_imports_and_serve_requests(tmp_path: Pa
             web_server = function == "api" and settings["server"] == "uvicorn"
             assert (bundle / WEB_SERVER_SCRIPT).exists() == web_server
             _assert_precompiled(bundle, function)
+            _assert_kit_modules(bundle, function, settings)
             print(f"\n{platform} {function} bundle: {_sizes(bundle, tmp_path)}")
     # Signatures are checked by the authorizer (JWT) and, in JWT mode, the app; KMS makes them.
     assert not SIGNATURE_CHECKERS & (_distributions(arm["api"]) | _distributions(arm["worker"]))
@@ -245,6 +259,28 @@ def _assert_pruned(bundle: Path, kept: frozenset[str]) -> None:
         assert f"{top}.event_handler" not in found
 
 
+def _assert_kit_modules(bundle: Path, function: str, settings: dict[str, str]) -> None:
+    """Of the kit, the modules the function's spec names, with their packages' data; never the
+    client, the CLI, dev's server and emulator, or the deploy-time packages."""
+    spec = BundleSpec.for_function(
+        function,
+        architecture="arm64",
+        python_version="3.11",
+        auth=settings["auth"],
+        web_server=settings["server"] == "uvicorn",
+        agent=find_project().agent,
+    )
+    shipped = {
+        path.relative_to(bundle).as_posix()
+        for path in (bundle / "a2a_core").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.name != "botocore_endpoints.json"
+    }
+    assert shipped == {name for _, name in modules.bundled_files(spec.kit_modules, KIT_SOURCE)}
+    assert "a2a_core/functions/" + function + "/handler.py" in shipped
+    for absent in ("client", "cli", "dev", "emulator", "cdk", "bundling", "testing"):
+        assert not [name for name in shipped if name.startswith(f"a2a_core/{absent}/")], absent
+
+
 def _elf_machine(library: Path) -> int:
     with library.open("rb") as file:
         header = file.read(20)
@@ -253,7 +289,7 @@ def _elf_machine(library: Path) -> int:
 
 
 def _assert_precompiled(bundle: Path, function: str) -> None:
-    for module in (f"a2a_core/functions/{function}/handler.py", "a2a_core/app.py", "pydantic/main.py"):
+    for module in (f"a2a_core/functions/{function}/handler.py", "a2a_core/settings.py", "pydantic/main.py"):
         source = bundle / module
         cached = Path(importlib.util.cache_from_source(str(source)))
         data = cached.read_bytes()

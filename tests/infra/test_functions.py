@@ -227,8 +227,8 @@ def test_roles_carry_no_managed_policies(default: Template) -> None:
         ]
 
 
-def test_push_hook_reads_new_commits_from_the_stream_with_bounded_retries(full: Template) -> None:
-    pattern = Capture()
+def test_push_hook_reads_marked_new_commits_from_the_stream_with_bounded_retries(full: Template) -> None:
+    marked, unmarked = Capture(), Capture()
     full.has_resource_properties(
         "AWS::Lambda::EventSourceMapping",
         {
@@ -243,12 +243,19 @@ def test_push_hook_reads_new_commits_from_the_stream_with_bounded_retries(full: 
             "DestinationConfig": {
                 "OnFailure": {"Destination": _ref(full, "AWS::SQS::Queue", "/PushFailures/Resource", "Arn")}
             },
-            "FilterCriteria": {"Filters": [{"Pattern": pattern}]},
+            "FilterCriteria": {"Filters": [{"Pattern": marked}, {"Pattern": unmarked}]},
         },
     )
-    assert json.loads(pattern.as_string()) == {
+    # A new commit the writer marked for the push function (a notified state of a task with a
+    # push config), or one written by code from before the marks (during a deploy).
+    commit = {"sk": {"S": [{"prefix": "EVT#"}]}}
+    assert json.loads(marked.as_string()) == {
         "eventName": ["INSERT"],
-        "dynamodb": {"NewImage": {"sk": {"S": [{"prefix": "EVT#"}]}}},
+        "dynamodb": {"NewImage": {**commit, "notify": {"BOOL": [True]}}},
+    }
+    assert json.loads(unmarked.as_string()) == {
+        "eventName": ["INSERT"],
+        "dynamodb": {"NewImage": {**commit, "notify": {"BOOL": [{"exists": False}]}}},
     }
     for queue in ("PushFailures", "PushDeadLetters"):
         assert properties(full, "AWS::SQS::Queue", f"/{queue}/Resource")["SqsManagedSseEnabled"] is True

@@ -105,6 +105,8 @@ def test_the_default_stage_throttles_and_writes_json_access_logs(http: Template)
     fields = json.loads(log_format["AccessLogSettings"]["Format"])
     assert fields["requestId"] == "$context.requestId"
     assert fields["status"] == "$context.status"
+    assert fields["caller"] == "$context.authorizer.claims.sub"  # the JWT's subject
+    assert fields["error"] == "$context.integrationErrorMessage"
 
 
 def test_custom_domain_is_mapped_and_its_target_is_an_output(http: Template) -> None:

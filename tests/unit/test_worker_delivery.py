@@ -97,3 +97,47 @@ async def test_a_run_outliving_its_lease_keeps_its_message_away_a_beat_at_a_time
     done.set()
     await asyncio.wait_for(keeping, timeout=30)
     assert delivery.asked == [0.01, 30.01]
+
+
+async def test_a_turn_done_before_the_hold_delay_never_changes_its_message() -> None:
+    """A short turn's message is deleted when the handler returns: timing it would be an SQS
+    request for nothing."""
+    ledger = TaskLedger(FlakyStore())
+    operation = await _started(ledger)
+
+    async def agent(ctx: TaskContext) -> str:
+        return "done"
+
+    worker = Worker(ledger, FunctionAgent(agent), lease_seconds=600, hold_after_seconds=5)
+    delivery = RecordingDelivery()
+    await worker.handle(operation, delivery=delivery)
+    assert delivery.asked == []
+    assert (await ledger.head(operation.task_id)).state.value == "completed"
+
+
+async def test_a_turn_running_past_the_hold_delay_has_its_message_timed_to_the_lease() -> None:
+    now = [1000.0]
+    ledger = TaskLedger(FlakyStore())
+    operation = await _started(ledger)
+    release = asyncio.Event()
+
+    async def agent(ctx: TaskContext) -> str:
+        await release.wait()
+        return "done"
+
+    worker = Worker(
+        ledger,
+        FunctionAgent(agent),
+        lease_seconds=600,
+        redelivery_margin=5,
+        clock=lambda: now[0],
+        hold_after_seconds=0.05,
+    )
+    delivery = RecordingDelivery()
+    running = asyncio.create_task(worker.handle(operation, delivery=delivery))
+    await asyncio.sleep(0.01)
+    assert delivery.asked == []  # still within the delay
+    await asyncio.wait_for(delivery.changed.wait(), 5)
+    assert delivery.asked == [605]
+    release.set()
+    await running

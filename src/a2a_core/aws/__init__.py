@@ -1,1 +1,1 @@
-"""AWS adapters (DynamoDB, SQS, S3). Only this package imports boto3/botocore."""
+"""AWS adapters (DynamoDB, SQS, S3, KMS) and their clients. Only this package imports botocore."""

@@ -1,8 +1,8 @@
 """Bodies too large for a DynamoDB item, kept as S3 objects.
 
-Calls are synchronous (the stores run them in a thread) and raise botocore's errors unchanged
-(but for a missing object the caller said it can do without): the store that uses them maps
-errors to domain errors in one place.
+Calls are synchronous (the stores run them in a thread) and raise the S3 client's (botocore's)
+errors unchanged (but for a missing object the caller said it can do without): the store that
+uses them maps errors to domain errors in one place.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from botocore.exceptions import ClientError
+from a2a_core.aws.calls import error_response
 
 if TYPE_CHECKING:
     from mypy_boto3_s3 import S3Client
@@ -34,8 +34,9 @@ class S3Blobs:
         """The object's bytes; with ``missing_ok``, empty bytes when there is no such object."""
         try:
             return self._client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
-        except ClientError as error:
-            if missing_ok and error.response.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
+        except Exception as error:
+            answer = error_response(error) or {}
+            if missing_ok and answer.get("Error", {}).get("Code") in ("NoSuchKey", "404"):
                 return b""
             raise
 

@@ -1,17 +1,20 @@
-"""Blocking boto3 calls, run in a thread, with botocore's errors turned into domain errors here.
+"""Blocking AWS calls, run in a thread, with the clients' errors turned into domain errors here.
 
-Adapters call AWS only through these, so no botocore exception reaches the code above them.
+Adapters call AWS only through these, so no client's exception reaches the code above them. The
+clients are `a2a_core.aws.json_client`'s or botocore's (S3, and where the lean client does not
+serve): botocore's exceptions are caught only once botocore is loaded, because only then can a
+call raise them, so importing this module imports nothing of botocore.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
-from botocore.exceptions import BotoCoreError, ClientError
-
+from a2a_core.aws.errors import AwsCallError, AwsServiceError
 from a2a_core.core.errors import ConcurrentUpdateError, SignerUnavailableError, StoreUnavailableError
 
 if TYPE_CHECKING:
@@ -39,23 +42,39 @@ class AwsCalls:
         self.unavailable = unavailable
 
     async def __call__(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        """Run a blocking boto3 call in a thread, with its errors turned into domain errors.
+        """Run a blocking AWS call in a thread, with its errors turned into domain errors.
 
         A failed condition means another writer got there first (`KeyTakenError`); anything
-        else (throttling past botocore's retries, a missing table or bucket, denied access, a
+        else (throttling past the client's retries, a missing table or bucket, denied access, a
         timeout) is logged here and surfaces as ``unavailable``, which tells clients nothing
         about AWS.
         """
         try:
             return await asyncio.to_thread(fn, *args, **kwargs)
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-                raise KeyTakenError(cast("Item | None", error.response.get("Item"))) from None
+        except Exception as error:
+            answer = error_response(error)
+            if answer is None:
+                raise
+            if answer.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                raise KeyTakenError(cast("Item | None", answer.get("Item"))) from None
             logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
             raise self.unavailable() from None
-        except BotoCoreError as error:
-            logger.error("AWS call %s failed", getattr(fn, "__name__", fn), exc_info=error)
-            raise self.unavailable() from None
+
+
+def error_response(error: BaseException) -> dict[str, Any] | None:
+    """The service's answer in a failed call's ``error`` ({} when there was none: no connection,
+    no credentials), or None when ``error`` is not an AWS client's."""
+    if isinstance(error, AwsServiceError):
+        return error.response
+    if isinstance(error, AwsCallError):
+        return {}
+    exceptions = sys.modules.get("botocore.exceptions")
+    if exceptions is not None:
+        if isinstance(error, exceptions.ClientError):
+            return cast("dict[str, Any]", error.response)
+        if isinstance(error, exceptions.BotoCoreError):
+            return {}
+    return None
 
 
 # The storage adapters' calls (DynamoDB, S3, the push dead-letter queue), and the signer's (KMS).

@@ -17,8 +17,7 @@ import math
 import threading
 from typing import TYPE_CHECKING
 
-from botocore.exceptions import BotoCoreError, ClientError
-
+from a2a_core.aws.calls import error_response
 from a2a_core.core.broker import Broker, RunOperation
 from a2a_core.core.delivery import Delivery
 from a2a_core.core.errors import BrokerUnavailableError
@@ -36,12 +35,13 @@ class SqsBroker(Broker):
 
     async def enqueue(self, operation: RunOperation) -> None:
         try:
-            # boto3 blocks; a thread keeps the event loop serving other requests meanwhile.
+            # The call blocks; a thread keeps the event loop serving other requests meanwhile.
             await asyncio.to_thread(
                 self._client.send_message, QueueUrl=self._queue_url, MessageBody=operation.model_dump_json()
             )
-        # BotoCoreError covers what never got an answer (endpoint unreachable, read timeout).
-        except (ClientError, BotoCoreError) as error:
+        except Exception as error:  # an AWS error, answered or not (endpoint unreachable, timeout)
+            if error_response(error) is None:
+                raise
             logger.error("enqueue of task %s failed: %s", operation.task_id, error)
             raise BrokerUnavailableError() from None
 
@@ -103,7 +103,9 @@ class SqsDelivery(Delivery):
         self._made += 1
         try:
             await asyncio.to_thread(self._change, self._made, timeout)
-        except (ClientError, BotoCoreError) as error:
+        except Exception as error:
+            if error_response(error) is None:
+                raise
             # The message then comes back when the queue's visibility timeout says: later, not never.
             logger.warning("could not set the visibility of a run message to %d s: %s", timeout, error)
 

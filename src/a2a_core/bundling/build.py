@@ -2,9 +2,10 @@
 
 A bundle holds the function's closure (`closures`: the distributions it was traced importing),
 pinned as installed here and installed as manylinux wheels for the runtime's platform and Python
-version; the installed ``a2a_core`` package, without its deploy-time parts (`a2a_core.cdk`,
-`a2a_core.bundling`, the project templates); in the worker, the agent project's code and
-dependencies; and bytecode when an interpreter of the runtime's version compiles it
+version; of the installed ``a2a_core`` package, the modules it was traced importing and every kit
+module those can import (`a2a_core.bundling.modules`), never its deploy-time parts
+(`a2a_core.cdk`, `a2a_core.bundling`, the project templates); in the worker, the agent project's
+code and dependencies; and bytecode when an interpreter of the runtime's version compiles it
 (`bytecode`). Distributions shipped in part (`closures.PRUNED`, Powertools) keep only the packages
 the function imports. botocore and its dependencies come from the Lambda runtime unless
 ``include_boto3`` pins them into the bundle.
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import a2a_core
-from a2a_core.bundling import closures
+from a2a_core.bundling import closures, modules
 from a2a_core.bundling.bytecode import compile_bytecode
 from a2a_core.bundling.uv import BundlingError
 from a2a_core.bundling.wheels import install_wheels, prune_packages
@@ -61,6 +62,8 @@ class BundleSpec:
     include_boto3: bool = False
     web_server: bool = False  # add run.sh, uvicorn's start script for the Lambda Web Adapter
     agent: bool = False  # add the agent project's code and dependencies (the worker's)
+    # The kit's modules the bundle carries (`a2a_core.bundling.modules`); empty: all of them.
+    kit_modules: tuple[str, ...] = ()
 
     @classmethod
     def for_function(
@@ -72,13 +75,18 @@ class BundleSpec:
         auth: str = "api_key",
         web_server: bool = False,
         include_boto3: bool = False,
+        agent: str | None = None,
     ) -> BundleSpec:
         """The bundle of ``function`` (`closures.FUNCTIONS`) for ``architecture`` ("arm64" or
-        "x86_64"); ``auth`` and ``web_server`` matter to the API only, the agent to the worker."""
+        "x86_64"); ``auth`` and ``web_server`` matter to the API only, the agent to the worker
+        (``agent``, "module:attribute": when it is one of the kit's, its module is bundled too)."""
         settings = (
             {"auth": auth, "server": "uvicorn" if web_server else "mangum"} if function == "api" else {}
         )
         closure = closures.closure(function, settings)
+        starts = [f"{KIT_NAME}.functions.{function}.handler", *closure.modules]
+        if function == "worker" and agent is not None:
+            starts.append(agent.partition(":")[0])
         return cls(
             platform=PLATFORMS[architecture],
             python_version=python_version,
@@ -87,6 +95,7 @@ class BundleSpec:
             include_boto3=include_boto3,
             web_server=web_server and function == "api",
             agent=function == "worker",
+            kit_modules=tuple(sorted(modules.reachable(starts, KIT_SOURCE))),
         )
 
     @property
@@ -113,6 +122,11 @@ class Bundle:
     def source_files(self) -> Iterator[tuple[Path, str]]:
         """Every source file that goes into the bundle, with its path inside the bundle, sorted."""
         for source, name in self.code:
+            if name == KIT_NAME and self.spec.kit_modules:
+                for path, inside in modules.bundled_files(self.spec.kit_modules, source):
+                    if not _skipped(name, Path(inside).relative_to(name)):
+                        yield path, inside
+                continue
             if source.is_file():
                 yield source, name
                 continue

@@ -3,7 +3,8 @@
 ``function_imports.json`` (beside this module, shipped in the wheel) records, for each function
 and each deployment choice that could change its imports (auth mode, push on or off, the API's
 server), the distributions a fresh interpreter had imported after the function's cold start and a
-round of its requests, and which packages of the pruned distributions (`PRUNED`) it used. The
+round of its requests, which packages of the pruned distributions (`PRUNED`) it used, and which
+of the kit's own modules (`a2a_core.bundling.modules` adds every kit module those can import). The
 a2a-serverless repository writes it with its maintainer tool (``python -m function_trace
 --write``) and its tests check it against a new trace, so it is measured, never guessed. The
 bundler installs exactly a function's closure.
@@ -48,6 +49,7 @@ class Traced:
     settings: Mapping[str, str]  # e.g. {"auth": "api_key", "push": "on", "server": "mangum"}
     distributions: frozenset[str]
     packages: frozenset[str]  # dotted packages of the `PRUNED` distributions
+    modules: frozenset[str] = frozenset()  # the kit's own modules it imported
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +57,7 @@ class Traced:
             "settings": dict(sorted(self.settings.items())),
             "distributions": sorted(self.distributions),
             "packages": sorted(self.packages),
+            "modules": sorted(self.modules),
         }
 
     @classmethod
@@ -64,6 +67,7 @@ class Traced:
             settings=dict(data["settings"]),
             distributions=frozenset(data["distributions"]),
             packages=frozenset(data["packages"]),
+            modules=frozenset(data.get("modules", ())),
         )
 
 
@@ -71,6 +75,7 @@ class Traced:
 class Closure:
     distributions: frozenset[str]
     packages: frozenset[str]
+    modules: frozenset[str] = frozenset()
 
 
 def load(path: Path = MANIFEST) -> list[Traced]:
@@ -106,4 +111,5 @@ def closure(
     return Closure(
         distributions=frozenset().union(*(t.distributions for t in matching)),
         packages=frozenset().union(*(t.packages for t in matching)),
+        modules=frozenset().union(*(t.modules for t in matching)),
     )

@@ -47,6 +47,7 @@ class BundlePlan:
             auth=options.auth,
             web_server=options.web_server,
             include_boto3=options.include_boto3,
+            agent=self.project.agent,
         )
 
     def bundle(self, function: str) -> Bundle:

@@ -18,6 +18,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_wafv2 as wafv2
 from constructs import Construct
 
+from a2a_core.aws import access_logs
 from a2a_core.cdk import auth
 from a2a_core.cdk.options import AuthMode, CustomDomain, StreamingMode
 
@@ -44,6 +45,7 @@ class AgentApi(Construct):
         log_retention: logs.RetentionDays,
         custom_domain: CustomDomain | None = None,
         web_acl_arn: str | None = None,
+        tracing: bool = True,
     ) -> None:
         super().__init__(scope, id)
         self.access_logs = logs.LogGroup(self, "AccessLogs", retention=log_retention)
@@ -63,20 +65,12 @@ class AgentApi(Construct):
             deploy_options=apigw.StageOptions(
                 stage_name=STAGE,
                 access_log_destination=apigw.LogGroupLogDestination(self.access_logs),
-                access_log_format=apigw.AccessLogFormat.json_with_standard_fields(
-                    caller=True,
-                    http_method=True,
-                    ip=True,
-                    protocol=True,
-                    request_time=True,
-                    resource_path=True,
-                    response_length=True,
-                    status=True,
-                    user=True,
+                access_log_format=apigw.AccessLogFormat.custom(
+                    access_logs.compact(access_logs.rest_format(auth_mode.value))
                 ),
                 throttling_rate_limit=throttling_rate_limit,
                 throttling_burst_limit=throttling_burst_limit,
-                tracing_enabled=True,
+                tracing_enabled=tracing,
             ),
         )
         # The stack outputs the agent's URL itself (`url`, which knows about the custom domain).

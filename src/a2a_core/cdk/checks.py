@@ -183,3 +183,16 @@ def check_limits(
         )
     if retention_days < 1:
         raise ConfigurationError(f"retention_days must be at least 1, got {retention_days}")
+
+
+def check_snap_start(snap_start: bool, python: tuple[int, ...], streaming: StreamingMode) -> None:
+    if not snap_start:
+        return
+    if python < (3, 12):
+        raise ConfigurationError("snap_start=True: Lambda SnapStart runs Python 3.12 and later; set runtime")
+    if streaming is not StreamingMode.BUFFERED:
+        raise ConfigurationError(
+            "snap_start=True needs streaming=StreamingMode.BUFFERED: with response streaming the app "
+            "runs in a process of the Lambda Web Adapter's, which SnapStart's hooks do not reach (its "
+            "connections and credentials would not be renewed after a restore)"
+        )

@@ -39,6 +39,7 @@ def add_front_door(
     kind: FrontDoor,
     *,
     handler: lambda_.Function,
+    invoked: lambda_.IFunction | None,
     auth: AuthMode,
     jwt: JwtIssuer | None,
     authorizer_function: lambda_.Function | None,
@@ -52,12 +53,16 @@ def add_front_door(
     custom_domain: CustomDomain | None,
     web_acl_arn: str | None,
     edge: EdgeOptions | None,
+    tracing: bool = True,
 ) -> FrontDoorParts:
+    """``invoked``: what callers reach (the SnapStart alias), ``handler`` itself when None."""
+    target = invoked or handler
     if kind is FrontDoor.FUNCTION_URL:
         url = AgentFunctionUrl(
             scope,
             "FunctionUrl",
             function=handler,
+            invoked=target,
             auth_mode=auth,
             streaming=streaming,
             jwt=jwt,
@@ -70,7 +75,7 @@ def add_front_door(
         api = AgentHttpApi(
             scope,
             "HttpApi",
-            handler=handler,
+            handler=target,
             auth_mode=auth,
             jwt=jwt,
             integration_timeout=integration_timeout,
@@ -83,7 +88,7 @@ def add_front_door(
     rest_api = AgentApi(
         scope,
         "Api",
-        handler=handler,
+        handler=target,
         streaming=streaming,
         auth_mode=auth,
         protected=gateway_auth.method_options(
@@ -98,6 +103,7 @@ def add_front_door(
         log_retention=log_retention,
         custom_domain=custom_domain,
         web_acl_arn=web_acl_arn,
+        tracing=tracing,
     )
     api_keys = None
     if auth is AuthMode.API_KEY:

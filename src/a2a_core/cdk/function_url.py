@@ -37,6 +37,7 @@ class AgentFunctionUrl(Construct):
         id: str,
         *,
         function: lambda_.Function,
+        invoked: lambda_.IFunction | None = None,
         auth_mode: AuthMode,
         streaming: StreamingMode,
         jwt: JwtIssuer | None = None,
@@ -44,12 +45,15 @@ class AgentFunctionUrl(Construct):
         edge: EdgeOptions | None = None,
         custom_domain: CustomDomain | None = None,
     ) -> None:
+        """``invoked``: what the URL invokes, when not ``function`` itself (its SnapStart alias);
+        the app's settings go to ``function``'s environment either way."""
         super().__init__(scope, id)
         self.function = function
+        self.invoked = invoked or function
         self.auth_mode = auth_mode
         # AWS_IAM: Lambda checks SigV4 before the function runs (IAM callers, or CloudFront's OAC).
         signed = auth_mode is AuthMode.IAM or edge is not None
-        self.function_url = function.add_function_url(
+        self.function_url = self.invoked.add_function_url(
             auth_type=lambda_.FunctionUrlAuthType.AWS_IAM if signed else lambda_.FunctionUrlAuthType.NONE,
             invoke_mode=_INVOKE_MODES[streaming],
         )
@@ -89,7 +93,7 @@ class AgentFunctionUrl(Construct):
     def grant_invoke(self, grantee: iam.IGrantable) -> iam.Grant:
         """``lambda:InvokeFunctionUrl`` and (since October 2025 both are needed)
         ``lambda:InvokeFunction`` through the URL, for ``AuthMode.IAM``."""
-        return self.function.grant_invoke_url(grantee)
+        return self.invoked.grant_invoke_url(grantee)
 
 
 def _app_environment(

@@ -1,7 +1,8 @@
 """The service's Lambda functions: a code asset, one environment, a role and log group each.
 
 Each function gets its own role with no managed policy: it may write to its own log group and
-send X-Ray traces, and everything else is granted to it by `A2AService`, resource by resource.
+send X-Ray traces (with tracing on), and everything else is granted to it by `A2AService`,
+resource by resource.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ class ServiceFunctions(Construct):
         architecture: lambda_.Architecture,
         environment: Mapping[str, str],
         log_retention: logs.RetentionDays,
+        tracing: bool = True,
     ) -> None:
         super().__init__(scope, id)
+        self._tracing = lambda_.Tracing.ACTIVE if tracing else lambda_.Tracing.DISABLED
         self._code = code  # bundle name (`BUNDLES`) -> the function's code asset
         self._runtime = runtime
         self._architecture = architecture
@@ -59,6 +62,7 @@ class ServiceFunctions(Construct):
         environment: Mapping[str, str] | None = None,
         layers: Sequence[lambda_.ILayerVersion] = (),
         image: bool = False,
+        snap_start: lambda_.SnapStartConf | None = None,
     ) -> lambda_.Function:
         """``image``: the code is a container image, which names its own handler and runtime."""
         role = iam.Role(
@@ -80,9 +84,10 @@ class ServiceFunctions(Construct):
             timeout=options.timeout,
             role=role,
             log_group=log_group,
-            tracing=lambda_.Tracing.ACTIVE,
+            tracing=self._tracing,
             environment={**self._environment, **(environment or {})},
             layers=list(layers) or None,  # an empty list is layers to Lambda, which images refuse
+            snap_start=snap_start,
         )
         log_group.grant_write(role)
         self.functions[name] = function
@@ -104,9 +109,11 @@ class ServiceFunctions(Construct):
         streaming: StreamingMode,
         signing_key_id: str,
         layers: Sequence[lambda_.ILayerVersion] = (),
+        snap_start: bool = False,
     ) -> lambda_.Function:
         """The API function: Mangum when buffered; uvicorn behind the Web Adapter ``layers`` when
-        streaming. It knows the signing key's id for the JWKS endpoint."""
+        streaming. It knows the signing key's id for the JWKS endpoint. With ``snap_start`` its
+        published versions are snapshotted (`live_alias` is what callers must invoke)."""
         description = "A2A JSON-RPC API and agent card"
         signing_key = {SIGNING_KEY_ENV: signing_key_id}  # for the JWKS endpoint
         if streaming is StreamingMode.BUFFERED:
@@ -116,6 +123,7 @@ class ServiceFunctions(Construct):
                 options=options,
                 description=description,
                 environment=signing_key,
+                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
             )
         return self.add(
             "Api",
@@ -125,6 +133,12 @@ class ServiceFunctions(Construct):
             layers=layers,
             environment={**signing_key, **web_adapter.ENVIRONMENT},
         )
+
+    def live_alias(self, function: lambda_.Function) -> lambda_.Alias:
+        """``live``: the function's current version, published by every deploy that changes the
+        function (its code, configuration or environment), which SnapStart snapshots; callers
+        invoke the alias, never ``$LATEST`` (which SnapStart does not serve)."""
+        return lambda_.Alias(self, "ApiLive", alias_name="live", version=function.current_version)
 
     def add_authorizer(self, jwt: JwtIssuer) -> lambda_.Function:
         return self.add(

@@ -8,8 +8,6 @@ authorizer: keys from the issuer's OpenID discovery document, RSA signatures onl
 
 from __future__ import annotations
 
-import json
-
 import jsii
 from aws_cdk import Duration, Stack
 from aws_cdk import aws_apigateway as apigw
@@ -22,22 +20,9 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
+from a2a_core.aws import access_logs
 from a2a_core.cdk.auth import PUBLIC_PATHS
 from a2a_core.cdk.options import AuthMode, CustomDomain, JwtIssuer
-
-# What every access log line records (JSON; HTTP APIs have no "standard fields" helper).
-ACCESS_LOG_FORMAT = {
-    "requestId": "$context.requestId",
-    "ip": "$context.identity.sourceIp",
-    "requestTime": "$context.requestTime",
-    "httpMethod": "$context.httpMethod",
-    "routeKey": "$context.routeKey",
-    "status": "$context.status",
-    "protocol": "$context.protocol",
-    "responseLength": "$context.responseLength",
-    "integrationError": "$context.integrationErrorMessage",
-    "authorizerError": "$context.authorizer.error",
-}
 
 
 class AgentHttpApi(Construct):
@@ -89,7 +74,7 @@ class AgentHttpApi(Construct):
             throttle=apigwv2.ThrottleSettings(
                 rate_limit=throttling_rate_limit, burst_limit=throttling_burst_limit
             ),
-            access_log_settings=_AccessLogs(self.access_logs),
+            access_log_settings=_AccessLogs(self.access_logs, access_logs.http_format(auth_mode.value)),
             domain_mapping=apigwv2.DomainMappingOptions(domain_name=self.domain) if self.domain else None,
         )
         authorizer = _authorizer(auth_mode, jwt)
@@ -144,10 +129,11 @@ def _authorizer(mode: AuthMode, jwt: JwtIssuer | None) -> apigwv2.IHttpRouteAuth
 
 @jsii.implements(apigwv2.IAccessLogSettings)
 class _AccessLogs:
-    """HTTP API access logs to a log group, one JSON object per request."""
+    """HTTP API access logs to a log group, one JSON object per request (`a2a_core.aws.access_logs`)."""
 
-    def __init__(self, group: logs.ILogGroup) -> None:
+    def __init__(self, group: logs.ILogGroup, fields: dict[str, str]) -> None:
         self._destination = apigwv2.LogGroupLogDestination(group)
+        self._fields = fields
 
     @property
     def destination(self) -> apigwv2.IAccessLogDestination:
@@ -155,4 +141,4 @@ class _AccessLogs:
 
     @property
     def format(self) -> apigw.AccessLogFormat | None:
-        return apigw.AccessLogFormat.custom(json.dumps(ACCESS_LOG_FORMAT))
+        return apigw.AccessLogFormat.custom(access_logs.compact(self._fields))

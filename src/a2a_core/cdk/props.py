@@ -96,6 +96,12 @@ class A2AServiceProps:
     worker_max_concurrency: int = 10
     include_boto3: bool = False
     """Bundle the pinned boto3 instead of using the Lambda runtime's."""
+    snap_start: bool = False
+    """The API function resumes its cold starts from a SnapStart snapshot, taken of it initialized
+    and primed (`a2a_core.functions.cold_start`) when a version is published: every front door
+    invokes its alias ``live``, moved to each deploy's version. Python 3.12+, buffered API only.
+    Costs a cache charge per published version and a restore charge per new environment
+    (docs/benchmarks.md, "What SnapStart costs")."""
     web_adapter_layer_arn: str | None = None
     code: lambda_.Code | None = None
     """One asset for every function instead of each function's own bundle (what it imports)."""
@@ -104,6 +110,10 @@ class A2AServiceProps:
     retention_days: int = 30
     """How long tasks are kept."""
     log_retention: logs.RetentionDays = logs.RetentionDays.ONE_MONTH
+    tracing: bool = True
+    """X-Ray: active tracing on every function and the REST API's stage, at X-Ray's default
+    sampling (the first request each second, then 5%). At scale that records ~0.15 traces per
+    simple task (three invocations, each a trace): ~$0.75 per million tasks (docs/benchmarks.md)."""
     alarm_topic: sns.ITopic | None = None
     """Receives every alarm."""
 
@@ -134,6 +144,7 @@ class A2AServiceProps:
             )
         if self.runtime.family != lambda_.RuntimeFamily.PYTHON or _version(self.runtime) < MIN_PYTHON:
             raise ConfigurationError(f"runtime must be Python 3.11 or later, got {self.runtime.name}")
+        checks.check_snap_start(self.snap_start, _version(self.runtime), self.streaming_mode)
 
     @property
     def key_names(self) -> tuple[str, ...]:

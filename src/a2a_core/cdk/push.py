@@ -15,7 +15,7 @@ from aws_cdk import aws_lambda_event_sources as sources
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
-from a2a_core.aws.dynamodb.keys import EVENT_PREFIX
+from a2a_core.aws.event_filters import PUSH_STREAM_FILTERS
 from a2a_core.aws.resources import PUSH_QUEUE
 from a2a_core.cdk.alarms import ServiceAlarms
 from a2a_core.cdk.functions import SIGNING_KEY_ENV, ServiceFunctions
@@ -25,8 +25,6 @@ from a2a_core.cdk.storage import TaskStorage
 PUSH = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))
 PUSH_MAX_RECORD_AGE = Duration.hours(1)
 SQS_MAX_RETENTION = Duration.days(14)
-# Only a commit (a new commit item) can change a task's state; see a2a_core.aws.dynamodb.keys.
-EVENT_SORT_KEY_PREFIX = EVENT_PREFIX
 
 
 class PushParts(NamedTuple):
@@ -70,12 +68,6 @@ def add_push_function(
     storage.grant_task_log(function, write=False)
     signing_key.grant(function, "kms:Sign")
     dead_letters.grant_send_messages(function)
-    default_filter = {
-        "eventName": lambda_.FilterRule.is_equal("INSERT"),
-        "dynamodb": {
-            "NewImage": {storage.spec.sort_key: {"S": lambda_.FilterRule.begins_with(EVENT_SORT_KEY_PREFIX)}}
-        },
-    }
     function.add_event_source(
         sources.DynamoEventSource(
             storage.table,
@@ -86,7 +78,8 @@ def add_push_function(
             max_record_age=max_record_age,
             on_failure=sources.SqsDlq(failures),
             report_batch_item_failures=True,
-            filters=[lambda_.FilterCriteria.filter(f) for f in (filters or [default_filter])],
+            # Default: new commits the writer marked for it (a2a_core.aws.event_filters).
+            filters=[lambda_.FilterCriteria.filter(f) for f in (filters or PUSH_STREAM_FILTERS)],
         )
     )
     alarms.watch_function("Push", function)

@@ -87,6 +87,7 @@ class A2AService(Construct):
                 extra={**self.project.card_environment(), **(props.environment or {})},
             ),
             log_retention=props.log_retention,
+            tracing=props.tracing,
         )
         self._add_functions(props)
         self._connect(props.worker_batch_size, props.worker_max_concurrency)
@@ -94,6 +95,7 @@ class A2AService(Construct):
             self,
             props.front_door,
             handler=self.api_function,
+            invoked=self.api_alias,
             auth=props.auth,
             jwt=props.jwt,
             authorizer_function=self.authorizer_function,
@@ -107,6 +109,7 @@ class A2AService(Construct):
             custom_domain=props.custom_domain,
             web_acl_arn=props.web_acl_arn,
             edge=props.edge,
+            tracing=props.tracing,
         )
         if "A2A_PUBLIC_URL" not in (props.environment or {}):
             # The function URL depends on the API function: the API derives its URL per request.
@@ -165,7 +168,8 @@ class A2AService(Construct):
     ) -> lambda_.Function:
         """Add the push notification function on the table's stream (once), and turn push on.
 
-        Only records matching ``filters`` invoke it (default: new commits). A failing batch is
+        Only records matching ``filters`` invoke it (default: new commits in a state the notifier
+        notifies, of tasks with a push config: `a2a_core.aws.event_filters`). A failing batch is
         bisected, each record retried at most ``retry_attempts`` times and for ``max_record_age``,
         then sent to the ``push_failures`` queue, so one bad record never blocks a shard.
         Notifications the function gives up on go to ``push_dead_letters``
@@ -243,7 +247,10 @@ class A2AService(Construct):
             streaming=self.streaming,
             signing_key_id=self.signing_key.key_id,
             layers=layers,
+            snap_start=props.snap_start,
         )
+        # What the front door invokes: the alias of the snapshotted versions under SnapStart.
+        self.api_alias = self.functions.live_alias(self.api_function) if props.snap_start else None
         # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
         self.authorizer_function = (
             self.functions.add_authorizer(self.jwt)

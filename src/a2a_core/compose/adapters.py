@@ -55,6 +55,10 @@ class Adapters(ABC):
         lease); None where operations do not come through a queue with visibility timeouts."""
         return None
 
+    def reconnect(self) -> None:
+        """Drop what a SnapStart snapshot cannot carry over (open connections, credentials)."""
+        return None
+
     def app_authenticator(self) -> Authenticator | None:
         """The authenticator the app cannot build from the settings alone (API keys kept in this
         backend's storage); None: `a2a_core.app.create_app` builds it from the settings."""

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from a2a_core.aws.clients import AwsClients
     from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
     from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
+    from a2a_core.aws.dynamodb.push_marks import PushMarks
     from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
     from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
     from a2a_core.aws.kms_signer import KmsSigner
@@ -45,11 +46,14 @@ class AwsAdapters(Adapters):
     def clients(self) -> AwsClients:
         from a2a_core.aws.clients import build_clients
 
-        return self._clients or build_clients(self.settings.aws_region, self.settings.aws_endpoint_url)
+        settings = self.settings
+        return self._clients or build_clients(
+            settings.aws_region, settings.aws_endpoint_url, sdk=settings.aws_client
+        )
 
     @functools.cached_property
     def store(self) -> TaskStore:
-        return build_task_store(self.settings, self.clients)
+        return build_task_store(self.settings, self.clients, marks=self.push_marks)
 
     @functools.cached_property
     def broker(self) -> SqsBroker:
@@ -57,7 +61,13 @@ class AwsAdapters(Adapters):
 
     @functools.cached_property
     def push_store(self) -> DynamoDBPushConfigStore:
-        return build_push_store(self.settings, self.clients)
+        return build_push_store(self.settings, self.clients, marks=self.push_marks)
+
+    @functools.cached_property
+    def push_marks(self) -> PushMarks | None:
+        """What the task store marks commits with for the push function (push on), and the push
+        config store tells of the configs it stores."""
+        return build_push_marks(self.settings, self.clients)
 
     @functools.cached_property
     def context_store(self) -> DynamoDBContextStore:
@@ -74,6 +84,10 @@ class AwsAdapters(Adapters):
         from a2a_core.aws.sqs_broker import SqsMessages
 
         return SqsMessages(self.clients.sqs, self.settings.queue_url)
+
+    def reconnect(self) -> None:
+        if "clients" in self.__dict__:  # built (`functools.cached_property`)
+            self.clients.reset()
 
     def app_authenticator(self) -> Authenticator | None:
         return build_app_authenticator(self.settings, self.clients)
@@ -95,7 +109,11 @@ def build_aws_adapters(settings: Settings, clients: AwsClients) -> AwsAdapters:
     return adapters
 
 
-def build_task_store(settings: Settings, clients: AwsClients) -> DynamoDBTaskStore:
+def build_task_store(
+    settings: Settings, clients: AwsClients, *, marks: PushMarks | None = None
+) -> DynamoDBTaskStore:
+    """The task store; with push on it marks commits for the push function (``marks``, or its
+    own when not given)."""
     from a2a_core.aws.blobs import S3Blobs
     from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 
@@ -105,7 +123,17 @@ def build_task_store(settings: Settings, clients: AwsClients) -> DynamoDBTaskSto
         blobs=S3Blobs(lambda: clients.s3, required(settings.bucket_name, "bucket_name")),
         retention_seconds=settings.retention_days * _DAY,
         offload_threshold=settings.offload_threshold_bytes,
+        marks=marks or build_push_marks(settings, clients),
     )
+
+
+def build_push_marks(settings: Settings, clients: AwsClients) -> PushMarks | None:
+    if not settings.push_enabled:
+        return None
+    from a2a_core.aws.dynamodb.push_marks import PushMarks
+
+    table = required(settings.table_name, "table_name")
+    return PushMarks(clients.dynamodb, table, events=settings.push_events)
 
 
 def build_broker(settings: Settings, clients: AwsClients) -> SqsBroker:
@@ -114,13 +142,16 @@ def build_broker(settings: Settings, clients: AwsClients) -> SqsBroker:
     return SqsBroker(clients.sqs, required(settings.queue_url, "queue_url"))
 
 
-def build_push_store(settings: Settings, clients: AwsClients) -> DynamoDBPushConfigStore:
+def build_push_store(
+    settings: Settings, clients: AwsClients, *, marks: PushMarks | None = None
+) -> DynamoDBPushConfigStore:
     from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 
     return DynamoDBPushConfigStore(
         clients.dynamodb,
         required(settings.table_name, "table_name"),
         retention_seconds=settings.retention_days * _DAY,
+        marks=marks,
     )
 
 
@@ -136,11 +167,9 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
 
 
 def build_kms_client(settings: Settings) -> KMSClient:
-    from a2a_core.aws.clients import client_factory
+    from a2a_core.aws.clients import kms_client
 
-    make = client_factory(settings.aws_region, settings.aws_endpoint_url, read_timeout=5)
-    client: KMSClient = make("kms")
-    return client
+    return kms_client(settings.aws_region, settings.aws_endpoint_url, sdk=settings.aws_client)
 
 
 def build_push_signers(settings: Settings, kms: KMSClient | None = None) -> tuple[KmsSigner, ...]:

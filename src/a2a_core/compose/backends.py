@@ -30,7 +30,7 @@ class EmulatedAwsAdapters(AwsAdapters):
 
     @functools.cached_property
     def store(self) -> TaskStore:
-        return NotifyingTaskStore(build_task_store(self.settings, self.clients))
+        return NotifyingTaskStore(build_task_store(self.settings, self.clients, marks=self.push_marks))
 
     def page_token_key(self) -> bytes:
         return Adapters.page_token_key(self)  # the emulator lives as long as this process

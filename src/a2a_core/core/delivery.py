@@ -43,8 +43,14 @@ async def hold(
     margin: float,
     beat: float,
     done: asyncio.Event,
+    after: float = 0.0,
 ) -> None:
     """Keep ``delivery`` away while the agent runs, until ``done`` is set.
+
+    Nothing is changed for the first ``after`` seconds: a turn done by then is deleted from the
+    queue when its handler returns, and the change would be a request for nothing (SQS bills
+    each). A worker that dies within them has its turn resumed when the queue's own visibility
+    timeout brings the message back, later than the lease would have.
 
     The message is set to come back ``margin`` seconds after the lease ends: if this process dies
     (killed, out of memory), the next delivery takes the turn over then. A run still going near
@@ -53,6 +59,10 @@ async def hold(
     death. A change in flight when ``done`` is set is waited for, never left running: a Lambda
     process is frozen as soon as its handler returns.
     """
+    if after > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), timeout=after)
+            return
     until = lease_until
     while True:
         await delivery.redeliver_after(max(until - clock(), 0.0) + margin)

@@ -86,12 +86,15 @@ class Worker:
         store_retry_seconds: float = 10.0,
         stop_grace: float = GRACE_SECONDS,
         cancel_poll_seconds: float = CANCEL_POLL_SECONDS,
+        hold_after_seconds: float = 0.0,
     ) -> None:
         """``redelivery_margin``: how long after a lease ends its operation comes back, if its
         worker died; ``heartbeat_seconds``: how often a run outliving its lease pushes that back;
         ``store_retry_seconds``: when a turn the store failed is tried again; ``stop_grace``: how
         long an agent whose run was interrupted may take to return before it is cancelled;
-        ``cancel_poll_seconds``: the longest the agent of a canceled task runs on unnoticed."""
+        ``cancel_poll_seconds``: the longest the agent of a canceled task runs on unnoticed;
+        ``hold_after_seconds``: how long a turn runs before its message is timed to its lease
+        (`a2a_core.core.delivery.hold`'s ``after``)."""
         self.ledger = ledger
         self.agent = agent
         self.context_store = context_store
@@ -103,6 +106,7 @@ class Worker:
         self.store_retry_seconds = store_retry_seconds
         self.stop_grace = stop_grace
         self.cancel_poll_seconds = cancel_poll_seconds
+        self.hold_after_seconds = hold_after_seconds
         self._clock = clock
 
     async def handle(
@@ -174,6 +178,7 @@ class Worker:
                 margin=self.redelivery_margin,
                 beat=self.heartbeat_seconds,
                 done=done,
+                after=self.hold_after_seconds,
             )
 
     async def _context(self, operation: RunOperation, view: TaskView, claim: Commit) -> TaskContext:

@@ -95,7 +95,8 @@ def connect(endpoint: str, region: str, server: object, prefix: str | None = Non
     created on it."""
     # Recent botocore adds account-based endpoints that moto's streams do not expect.
     os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
-    clients = build_clients(region, endpoint, credentials=CREDENTIALS)
+    # botocore's clients: dev's journal and its pollers hook into botocore's events.
+    clients = build_clients(region, endpoint, credentials=CREDENTIALS, sdk="botocore")
     return EmulatedAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 

@@ -34,7 +34,9 @@ class CountingMetrics:
 
 
 class PowertoolsMetrics:
-    """Counts as Powertools metrics; `flush` (once per invocation) prints them as EMF.
+    """Counts as Powertools metrics; `flush` (once per invocation) prints them as EMF, and
+    prints nothing when nothing was counted (Powertools would print a warning: a log line per
+    invocation that says nothing).
 
     The namespace comes from ``POWERTOOLS_METRICS_NAMESPACE`` (Powertools reads it), else
     ``default_namespace``.
@@ -46,11 +48,16 @@ class PowertoolsMetrics:
         self._metrics = metrics or Metrics()
         if not self._metrics.namespace:
             self._metrics.namespace = default_namespace
+        self._counted = False
 
     def count(self, name: str, value: int = 1) -> None:
         from aws_lambda_powertools.metrics import MetricUnit
 
         self._metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+        self._counted = True
 
     def flush(self) -> None:
+        if not self._counted:
+            return
+        self._counted = False
         self._metrics.flush_metrics(raise_on_empty_metrics=False)

@@ -23,26 +23,21 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
+from a2a_core.core.records import Commit
 from a2a_core.core.task_reads import TaskView
 from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
 from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
 from a2a_core.push.notification import Notification
+from a2a_core.push.notified import NOTIFIED_STATES, PushEvents, notified_seq
 from a2a_core.push.payloads import PushPayloads
 
 logger = logging.getLogger(__name__)
-
-PushEvents = Literal["status", "all"]
-# Where a turn ends: the client must act (input, auth) or can collect the result (terminal).
-NOTIFIED_STATES = RETURN_STATES
 
 
 @dataclass(frozen=True)
@@ -186,12 +181,4 @@ class PushNotifier:
         return result
 
     def _notified_seq(self, commit: Commit) -> int | None:
-        """The seq a commit is notified under, or None when it is not notified."""
-        if self.events == "all":
-            kinds: tuple[type, ...] = (StatusChanged, ArtifactUpdated)
-            seqs = [e.seq for e in commit.events if isinstance(e, kinds)]
-            return seqs[-1] if seqs else None
-        seqs = [
-            e.seq for e in commit.events if isinstance(e, StatusChanged) and e.status.state in NOTIFIED_STATES
-        ]
-        return seqs[-1] if seqs else None
+        return notified_seq(commit, self.events)

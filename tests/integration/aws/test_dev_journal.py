@@ -54,7 +54,8 @@ class Emulators:
 
     def start(self) -> Backend:
         aws = self.local_aws
-        clients = build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials)
+        # dev's clients: botocore's, whose events the journal hooks into (`emulator.moto_server`).
+        clients = build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials, sdk="botocore")
         if self.names is not None:
             clients.dynamodb.delete_table(TableName=self.names.table)
             for item in clients.s3.list_objects_v2(Bucket=self.names.bucket).get("Contents", []):

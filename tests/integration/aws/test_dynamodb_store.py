@@ -25,6 +25,8 @@ from a2a_core.aws.clients import build_clients
 from a2a_core.aws.dynamodb.keys import BODY, BODY_REF, SNAPSHOT, TASK_ID
 from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
+from a2a_core.aws.http_pool import HttpResponse
+from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import TABLE, ResourceNames
 from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
@@ -217,20 +219,23 @@ async def test_the_loser_of_a_race_leaves_no_s3_object_behind(
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("offload_threshold", [300_000, 0], ids=["inline", "s3"])
-async def test_a_put_resent_by_botocore_after_it_landed_counts_as_written(
+async def test_a_put_resent_by_the_client_after_it_landed_counts_as_written(
     local_aws: EmulatedAws, aws_resources: ResourceNames, offload_threshold: int
 ) -> None:
     client = build_clients(local_aws.region, local_aws.endpoint_url).dynamodb
-    resent: list[int] = []
+    assert isinstance(client, AwsJsonClient)  # the client the functions write with
+    send = client.transport
+    resent: list[str] = []
 
-    def lose_first_answer(attempts: int, response: Any, **_: Any) -> Any:
-        # As if the answer to a put that landed was lost on the way back: botocore sends it again.
-        if attempts == 1 and response is not None and response[0].status_code == 200:
-            resent.append(attempts)
-            return 0
-        return None
+    def lose_first_answer(method: str, headers: dict[str, str], body: bytes) -> HttpResponse:
+        # As if the answer to a put that landed was lost on the way back: the client sends it again.
+        answer = send(method, headers, body)
+        if headers["X-Amz-Target"].endswith(".PutItem") and not resent and answer.status == 200:
+            resent.append(headers["X-Amz-Target"])
+            raise ConnectionResetError("the answer was lost")
+        return answer
 
-    client.meta.events.register("needs-retry.dynamodb.PutItem", lose_first_answer)
+    client.transport = lose_first_answer
     store = DynamoDBTaskStore(
         client,
         aws_resources.table,
@@ -241,7 +246,7 @@ async def test_a_put_resent_by_botocore_after_it_landed_counts_as_written(
     _, created = await TaskLedger(store).create(
         task_id="t1", context_id="ctx", message=user_message(), run_id="r"
     )
-    assert resent == [1]
+    assert resent == ["DynamoDB_20120810.PutItem"]
     assert created
     (stored,) = await store.read("t1")  # an offloaded body was kept, not cleaned up as a loser's
     assert stored.first_seq == 1

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from a2a_core.app import create_app
+from a2a_core.aws.event_filters import PUSH_STREAM_FILTERS, matches
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
@@ -30,12 +31,13 @@ from a2a_core.compose.aws import (
 )
 from a2a_core.compose.push import build_push_notifier
 from a2a_core.core.changes import Change, status
+from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit
 from a2a_core.core.worker import Worker
 from a2a_core.dev.emulated import push_poller
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
-from a2a_core.emulator.stream_poller import DynamoDBStreamPoller, stream_event
+from a2a_core.emulator.stream_poller import DynamoDBStreamPoller, lambda_record, stream_event
 from a2a_core.examples.echo import agent as echo
 from a2a_core.generations import V0_3, V1_0
 from a2a_core.push.dead_letters import PushDeadLetter
@@ -435,3 +437,84 @@ def test_the_lambda_entry_point_refuses_dev_settings_and_missing_resources(
     for env, message in cases:
         with monkeypatch.context() as patch, pytest.raises(SettingsError, match=message):
             load_function(patch, "push", deployment.env(**env))
+
+
+def _filtered(records: list[RecordTypeDef], deployment: PushDeployment) -> list[RecordTypeDef]:
+    """The records the stack's event source mapping lets through to the push function."""
+    return [
+        record
+        for record in records
+        if any(
+            matches(pattern, lambda_record(record, stream_arn=deployment.stream_arn, region="us-east-1"))
+            for pattern in PUSH_STREAM_FILTERS
+        )
+    ]
+
+
+def _task(record: RecordTypeDef) -> str:
+    return str(record["dynamodb"]["NewImage"]["task_id"]["S"])
+
+
+def test_the_push_function_is_invoked_only_for_tasks_with_a_push_config_however_it_was_set(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    """Four tasks run by the worker: one without a config, one with a 1.0 config in its
+    SendMessage, and two whose configs were set after they started (0.3 ``set``, 1.0
+    ``CreateTaskPushNotificationConfig``), before the worker ran them. Of all their commits, the
+    stack's stream filter lets through exactly the three configured tasks' completions, which
+    the push function delivers."""
+    api = deployment.api(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true")
+    plain = _send_plain(api)
+    v1_message = {"messageId": str(uuid.uuid4()), "role": "ROLE_USER", "parts": [{"text": "hi"}]}
+    in_message = rpc_v1(
+        api,
+        "SendMessage",
+        {
+            "message": v1_message,
+            "configuration": {
+                "returnImmediately": True,
+                "taskPushNotificationConfig": {"url": receiver.url("/in-message")},
+            },
+        },
+    )["task"]["id"]
+    set_v0, set_v1 = (_send_plain(api) for _ in range(2))
+    config = {"url": receiver.url("/set-v0")}
+    rpc(api, "tasks/pushNotificationConfig/set", {"taskId": set_v0, "pushNotificationConfig": config})
+    rpc_v1(api, "CreateTaskPushNotificationConfig", {"taskId": set_v1, "url": receiver.url("/set-v1")})
+    deployment.run_worker()  # one batch of the four run operations
+    assert all(
+        deployment.head(task).state is TaskState.completed for task in (plain, in_message, set_v0, set_v1)
+    )
+
+    records = deployment.new_records()
+    passed = _filtered(records, deployment)
+    assert sorted(_task(r) for r in passed) == sorted([in_message, set_v0, set_v1])
+    assert {r["dynamodb"]["NewImage"]["state"]["S"] for r in passed} == {"completed"}
+    assert len(records) > len(passed) + 8  # every task's submitted, working and completed commits
+
+    handler = deployment.push_handler()
+    assert handler(deployment.event(passed), lambda_context("a2a-push")) == {"batchItemFailures": []}
+    assert sorted(r.path for r in receiver.wait_for(3)) == ["/in-message", "/set-v0", "/set-v1"]
+
+
+def test_commits_written_without_marks_still_reach_the_push_function(deployment: PushDeployment) -> None:
+    """A function still on code from before the marks (during a deploy) writes commits without
+    ``notify``: the filter lets them through, as every commit went through before."""
+    unmarked = TaskLedger(
+        build_task_store(Settings.from_env(deployment.env(A2A_PUSH_ENABLED="false")), deployment.aws.clients)
+    )
+    task_id = deployment.start_task()
+    asyncio.run(unmarked.write(task_id, _to(TaskState.canceled)))
+    records = [r for r in deployment.new_records() if _task(r) == task_id]
+    marked = [r for r in records if "notify" in r["dynamodb"]["NewImage"]]
+    assert [r["dynamodb"]["NewImage"]["notify"] for r in marked] == [{"BOOL": False}]  # submitted
+    assert [r["dynamodb"]["NewImage"]["state"]["S"] for r in _filtered(records, deployment)] == ["canceled"]
+
+
+def _send_plain(api: AgentServer) -> str:
+    """A 0.3 ``message/send`` without a push config; the task's id."""
+    message = {"role": "user", "messageId": str(uuid.uuid4()), "parts": [{"kind": "text", "text": "hi"}]}
+    task_id: str = rpc(api, "message/send", {"message": message, "configuration": {"blocking": False}})[
+        "result"
+    ]["id"]
+    return task_id

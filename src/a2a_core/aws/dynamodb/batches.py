@@ -28,7 +28,7 @@ async def batch_get(
 ) -> list[Item]:
     """Every item of ``keys`` that exists (strongly consistent), in no particular order.
 
-    ``call`` runs a boto3 call and maps its errors (the store's ``aws_call``).
+    ``call`` runs an AWS call and maps its errors (the store's ``aws_call``).
     """
     batches = [keys[start : start + BATCH_KEYS] for start in range(0, len(keys), BATCH_KEYS)]
     found = await asyncio.gather(*(_one_batch(client, table, batch, call) for batch in batches))

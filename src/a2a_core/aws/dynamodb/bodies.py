@@ -22,7 +22,7 @@ from a2a_core.core.store import LogEntry
 if TYPE_CHECKING:
     from a2a_core.aws.blobs import S3Blobs
 
-# S3 bodies fetched at once by one read; boto3's connection pool holds 10 connections.
+# S3 bodies fetched at once by one read; botocore's connection pool holds 10 connections.
 _PARALLEL_FETCHES = 8
 
 Item = dict[str, Any]
@@ -30,7 +30,7 @@ Item = dict[str, Any]
 
 class ItemBodies:
     def __init__(self, blobs: S3Blobs, threshold: int, *, call: Callable[..., Awaitable[Any]]) -> None:
-        """``call`` runs a blocking boto3 call and maps its errors (the store's ``aws_call``)."""
+        """``call`` runs a blocking AWS call and maps its errors (the store's ``aws_call``)."""
         self._blobs = blobs
         self._threshold = threshold
         self._call = call

@@ -62,7 +62,7 @@ _HEAD = "HEAD"
 _CHUNK_PREFIX = "CHUNK#"
 # Items stop at 400 KB including keys and attribute names; leave room for a long context id.
 MAX_CHUNK_BYTES = 380_000
-# Chunk writes and reads at once; boto3's connection pool holds 10 connections.
+# Chunk writes and reads at once; the clients' connection pools hold 10 connections.
 _PARALLEL_CALLS = 8
 
 logger = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ class DynamoDBContextStore(ContextStore):
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except KeyTakenError as taken:
-            # botocore resends a call whose answer was lost; finding our own write means it landed.
+            # The client resends a call whose answer was lost; finding our own write means it landed.
             existing = taken.existing or {}
             if existing.get(WRITE_ID) == values[":write_id"]:
                 return int(existing[VERSION]["N"])

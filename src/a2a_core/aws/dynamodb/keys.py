@@ -21,9 +21,12 @@ SNAPSHOT_REF = "snapshot_ref"
 # The commit's `Commit.write_id` (random per commit): tells our own put, sent again after its answer
 # was lost, from another writer's.
 WRITE_ID = "write_id"
+# Whether the push function must see the commit (`push_marks`): a BOOL the stream's filter reads.
+NOTIFY = "notify"
 
 TASK_PREFIX = "TASK#"  # the partition of a task's items (its commits and its push configs)
 EVENT_PREFIX = "EVT#"  # the sort key of a commit item: this, then the commit's first seq
+PUSH_PREFIX = "PUSH#"  # the sort key of a push config item: this, then the config's id
 MAX_SEQ = 9_999_999_999  # the widest number the 10-digit sort key holds
 
 

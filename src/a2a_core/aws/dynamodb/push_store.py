@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from a2a_core.aws.calls import Item, aws_call, query_all
-from a2a_core.aws.dynamodb.keys import task_key
+from a2a_core.aws.dynamodb.keys import PUSH_PREFIX, task_key
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.domain import PushNotificationConfig
@@ -23,13 +23,13 @@ from a2a_core.generations import V0_3
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
+    from a2a_core.aws.dynamodb.push_marks import PushMarks
+
 CONFIG = "config"
 GENERATION = "protocol_version"  # the attribute's name since configs first kept it
 # Shares its name (and so its N type) with the context index's sort key; push items carry no
 # context_id, so the sparse index never holds them.
 CREATED_AT = "created_at"
-
-_PUSH_PREFIX = "PUSH#"
 
 
 class DynamoDBPushConfigStore(PushConfigStore):
@@ -40,11 +40,15 @@ class DynamoDBPushConfigStore(PushConfigStore):
         *,
         retention_seconds: int,
         clock: Callable[[], float] = time.time,
+        marks: PushMarks | None = None,
     ) -> None:
+        """``marks``: the task store's, told of each config stored (its commits are then marked
+        for the push function without asking the table)."""
         self._client = client
         self._table = table_name
         self._retention = retention_seconds
         self._clock = clock
+        self._marks = marks
 
     async def put(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
         stored = config if config.id else config.model_copy(update={"id": str(uuid.uuid4())})
@@ -73,6 +77,8 @@ class DynamoDBPushConfigStore(PushConfigStore):
                 ":ttl": {"N": str(int(now) + self._retention)},
             },
         )
+        if self._marks is not None:
+            self._marks.configured(task_id)
         return stored.model_copy(deep=True)
 
     async def get(self, task_id: str, config_id: str | None = None) -> PushNotificationConfig | None:
@@ -94,7 +100,7 @@ class DynamoDBPushConfigStore(PushConfigStore):
             TableName=self._table,
             KeyConditionExpression="#pk = :pk AND begins_with(#sk, :push)",
             ExpressionAttributeNames={"#pk": TABLE.partition_key, "#sk": TABLE.sort_key},
-            ExpressionAttributeValues={":pk": {"S": task_key(task_id)}, ":push": {"S": _PUSH_PREFIX}},
+            ExpressionAttributeValues={":pk": {"S": task_key(task_id)}, ":push": {"S": PUSH_PREFIX}},
             ConsistentRead=True,
         )
         items.sort(key=_created)
@@ -107,7 +113,7 @@ class DynamoDBPushConfigStore(PushConfigStore):
     def _key(task_id: str, config_id: str) -> Item:
         return {
             TABLE.partition_key: {"S": task_key(task_id)},
-            TABLE.sort_key: {"S": f"{_PUSH_PREFIX}{config_id}"},
+            TABLE.sort_key: {"S": f"{PUSH_PREFIX}{config_id}"},
         }
 
 

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
     from a2a_core.aws.blobs import S3Blobs
+    from a2a_core.aws.dynamodb.push_marks import PushMarks
 
 
 class DynamoDBTaskStore(TaskStore):
@@ -64,9 +65,12 @@ class DynamoDBTaskStore(TaskStore):
         offload_threshold: int = 300_000,
         scan_limit: int = SCAN_LIMIT,
         clock: Callable[[], float] = time.time,
+        marks: PushMarks | None = None,
     ) -> None:
-        """``scan_limit``: the most owner index entries one `list_owned` call examines."""
+        """``scan_limit``: the most owner index entries one `list_owned` call examines; ``marks``
+        (with push on): tells the push function's stream filter which commits to let through."""
         self._client = client
+        self._marks = marks
         self._owners = OwnerIndex(client, table_name, scan_limit=scan_limit, clock=clock)
         self._table = table_name
         self._bodies = ItemBodies(blobs, offload_threshold, call=aws_call)
@@ -81,6 +85,8 @@ class DynamoDBTaskStore(TaskStore):
             [] if snapshot is None else await self._bodies.place_snapshot(item, commit, len(body), snapshot)
         )
         refs += await self._bodies.place_body(item, commit, body)
+        if self._marks is not None:
+            await self._marks.mark(item, commit)
         try:
             await aws_call(
                 self._client.put_item,
@@ -91,10 +97,10 @@ class DynamoDBTaskStore(TaskStore):
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except KeyTakenError as taken:
-            # A put whose answer was lost (a timeout, a 5xx) is sent again, by botocore or by our
+            # A put whose answer was lost (a timeout, a 5xx) is sent again, by the client or by our
             # caller appending the same commit (`TaskStore.append`); if an earlier send landed,
             # this one finds our own item: the append succeeded. Bodies this call placed are
-            # unused unless botocore resent this very item.
+            # unused unless the client resent this very item.
             existing = taken.existing or {}
             if existing.get(WRITE_ID) == item[WRITE_ID]:
                 await self._bodies.discard([ref for ref in refs if not _references(existing, ref)])

@@ -1,14 +1,17 @@
 """API Lambda: API Gateway (REST, HTTP API) or a function URL -> Mangum -> the Starlette app.
 
-Composition root: settings and the backend's adapters are built once per cold start, at import.
-The AWS adapters (and boto3) are imported only when the backend is "aws", so the in-memory handler
-used in tests and benchmarks stays light.
+Composition root: settings and the backend's adapters are built once per cold start, at import
+(`a2a_core.functions.cold_start`: the collector paused meanwhile; under SnapStart, primed before
+the snapshot and reconnected after each restore). The AWS adapters are imported only when the
+backend is "aws", so the in-memory handler used in tests and benchmarks stays light.
 """
 
 from __future__ import annotations
 
-import gc
-import os
+# isort: off
+from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the collector in Lambda
+# isort: on
+
 from typing import Any
 
 from mangum import Mangum
@@ -28,8 +31,15 @@ app = create_app(compose_server(adapters), authenticator=adapters.app_authentica
 # Mangum base64-encodes any other media type, and a REST API without binary media types hands
 # that base64 to the client as the body: the HTTP+JSON binding answers application/a2a+json.
 _mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])
-if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
-    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
+
+
+def _prime() -> None:
+    from a2a_core.functions.api.priming import prime
+
+    prime(settings)
+
+
+end_cold_start(prime=_prime, restore=adapters.reconnect)
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

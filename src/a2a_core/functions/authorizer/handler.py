@@ -7,9 +7,11 @@ client. The policy handling lives in `a2a_core.aws.authorizer`.
 
 from __future__ import annotations
 
+# isort: off
+from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the collector in Lambda
+# isort: on
+
 import asyncio
-import gc
-import os
 
 from a2a_core import redaction
 from a2a_core.auth.bearer import TokenValidator
@@ -27,5 +29,4 @@ def build(settings: Settings) -> TokenValidator:
 validator = build(Settings.from_env())
 loop = asyncio.new_event_loop()  # the container's: the JWKS cache outlives an invocation
 handler = token_authorizer_handler(validator, loop=loop)
-if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
-    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
+end_cold_start()

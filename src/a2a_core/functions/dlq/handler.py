@@ -6,8 +6,10 @@ handling lives in `a2a_core.aws.lambdas`.
 
 from __future__ import annotations
 
-import gc
-import os
+# isort: off
+from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the collector in Lambda
+# isort: on
+
 
 from a2a_core import redaction
 from a2a_core.aws.lambdas import dead_letter_handler
@@ -24,5 +26,4 @@ def build(settings: Settings) -> TaskLedger:
 
 ledger = build(Settings.from_env())
 handler = dead_letter_handler(ledger)
-if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
-    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
+end_cold_start()

@@ -7,8 +7,10 @@ queue. The batch handling lives in `a2a_core.aws.push_stream`.
 
 from __future__ import annotations
 
-import gc
-import os
+# isort: off
+from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the collector in Lambda
+# isort: on
+
 
 from a2a_core import redaction
 from a2a_core.aws.push_stream import push_stream_handler
@@ -28,5 +30,4 @@ def build(settings: Settings) -> PushNotifier:
 
 notifier = build(Settings.from_env())
 handler = push_stream_handler(notifier)
-if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
-    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
+end_cold_start()

@@ -7,8 +7,10 @@ per cold start, at import (`a2a_core.compose.compose_worker`). The batch handlin
 
 from __future__ import annotations
 
-import gc
-import os
+# isort: off
+from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the collector in Lambda
+# isort: on
+
 
 from a2a_core import redaction
 from a2a_core.aws.lambdas import worker_handler
@@ -24,5 +26,4 @@ adapters = build_adapters(settings, function="worker")
 worker = compose_worker(adapters, load_agent(settings.agent))
 # The run queue's messages: the worker times their redelivery (their visibility) to its lease.
 handler = worker_handler(worker, adapters.run_queue_messages)
-if "AWS_LAMBDA_FUNCTION_NAME" in os.environ:  # in Lambda (not a process loading it for a test):
-    gc.freeze()  # what the cold start built lives as long as the container; collections skip it
+end_cold_start()
