@@ -6,7 +6,7 @@ from collections.abc import Collection
 
 from a2a_core.core.notify import Notifier
 from a2a_core.core.records import Commit
-from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 
 class NotifyingTaskStore(TaskStore):
@@ -46,13 +46,13 @@ class NotifyingTaskStore(TaskStore):
     async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
         return await self.inner.attach_snapshot(commit, snapshot)
 
-    async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
-    ) -> OwnedTasks:
-        return await self.inner.list_owned(owner, context_id=context_id, after=after, limit=limit)
+    async def unlist(self, task_id: str, seq: int) -> None:
+        await self.inner.unlist(task_id, seq)
 
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        return await self.inner.count_owned(owner, context_id=context_id)
+    async def list_owned(
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
+    ) -> OwnedTasks:
+        return await self.inner.list_owned(owner, query, after=after, limit=limit)
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         # Appends by other processes are not seen here: the caller's next poll finds them.

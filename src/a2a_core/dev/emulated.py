@@ -109,6 +109,7 @@ def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) 
             poller.skip_existing()  # the restored history was notified before
         stack.background.append(poller.run)
     if state is not None:
+        stack.startup.append(lambda: _list_restored(adapters, aws))
         stack.startup.append(lambda: _resume(service, adapters.broker, aws))
     return stack
 
@@ -148,6 +149,13 @@ def _restore(state: StateDir, aws: EmulatedAws) -> tuple[str, WriteJournal]:
     if restored.failed:
         kept += f"; {restored.failed} journal entries could not be replayed (see the log)"
     return kept, journal
+
+
+async def _list_restored(adapters: Adapters, aws: EmulatedAws) -> None:
+    """Tasks a previous version of dev kept are listed as this one lists them."""
+    from a2a_core.aws.dynamodb.list_migration import migrate
+
+    await migrate(aws.clients.dynamodb, aws.names.table, adapters.store)
 
 
 async def _resume(service: AgentServer, broker: Broker, aws: EmulatedAws) -> None:
