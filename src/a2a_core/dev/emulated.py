@@ -51,12 +51,21 @@ def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | N
 
 
 def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
+    from a2a_core.emulator.process import start_emulator_process
+
+    aws = start_emulator_process("a2a-dev" if state is not None else None, settings.aws_region)
+    try:
+        return _stack_on(aws, settings, agent, state)
+    except BaseException:
+        aws.stop()
+        raise
+
+
+def _stack_on(aws: EmulatedAws, settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
-    from a2a_core.emulator.moto_server import start_emulator
     from a2a_core.emulator.pollers import SqsPoller
     from a2a_core.push.signing import LocalSigner
 
-    aws = start_emulator("a2a-dev" if state is not None else None, settings.aws_region)
     # Dev only, and only unless the variable says otherwise: webhooks on this machine
     # (http://127.0.0.1:...) are the point of dev.
     loopback = "push_allow_insecure_loopback" in settings.model_fields_set

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import threading
 import uuid
@@ -70,6 +71,54 @@ def _serialize_dynamodb_writes() -> None:
     DynamoDBBackend._a2a_serialized = True  # type: ignore[attr-defined]
 
 
+def _keep_alive_handler(base: Any) -> Any:
+    """moto's request handler, keeping each client's connection open between its calls.
+
+    werkzeug's development server closes the connection after every answer, because a request
+    body the application left unread would be taken for the next request: so every AWS call
+    paid for a new connection (and a new server thread), more than moto's own work on a small
+    call. Here each body is read to its end after the answer (a chunked one still closes the
+    connection), and answers go out without waiting for the client to acknowledge their headers
+    (Nagle's algorithm)."""
+    from werkzeug.wsgi import LimitedStream
+
+    if getattr(base, "_a2a_keep_alive", False):
+        return base
+
+    class KeepAlive(base):  # type: ignore[misc, valid-type]
+        _a2a_keep_alive = True
+        disable_nagle_algorithm = True
+
+        def make_environ(self) -> dict[str, Any]:
+            environ: dict[str, Any] = super().make_environ()
+            self._stream, self._body = self.rfile, None
+            if not environ.get("wsgi.input_terminated"):  # not chunked: its length is known
+                self._body = LimitedStream(self.rfile, int(self.headers.get("Content-Length") or 0))
+                environ["wsgi.input"] = self._body
+                # werkzeug, closing every connection, discards whatever the client sent past
+                # this request once it has answered: with the connection kept, that is the next
+                # request. It finds nothing to discard here.
+                self.rfile = io.BytesIO()
+            return environ
+
+        def run_wsgi(self) -> None:
+            try:
+                super().run_wsgi()
+            finally:
+                self.rfile = self._stream
+            if self._body is None:
+                self.close_connection = True
+            else:
+                self._body.exhaust()
+
+        def send_header(self, keyword: str, value: str) -> None:
+            if keyword.lower() == "connection" and value.lower() == "close":
+                return
+            super().send_header(keyword, value)
+
+    return KeepAlive
+
+
 def start_emulator(prefix: str | None = None, region: str = REGION, *, port: int = 0) -> EmulatedAws:
     """moto on 127.0.0.1 (``port``; 0 picks a free one), with table, queues and bucket created."""
     server = start_moto(port)
@@ -78,13 +127,19 @@ def start_emulator(prefix: str | None = None, region: str = REGION, *, port: int
 
 
 def start_moto(port: int = 0) -> Any:
-    """moto's threaded server on 127.0.0.1 in this process, its DynamoDB writes made atomic."""
+    """moto's threaded server on 127.0.0.1 in this process, its DynamoDB writes made atomic and
+    its connections kept open between calls."""
     import logging
 
+    from moto.moto_server import threaded_moto_server
     from moto.server import ThreadedMotoServer
 
+    from a2a_core.emulator.moto_queries import partition_queries
+
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
+    partition_queries()  # first: the lock then covers its bookkeeping of each write too
     _serialize_dynamodb_writes()
+    threaded_moto_server.MotoRequestHandler = _keep_alive_handler(threaded_moto_server.MotoRequestHandler)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     return server

@@ -71,10 +71,15 @@ class SqsPoller:
             logger.exception("%s failed as a whole; the batch will be delivered again", self.function_name)
             failed, crashed = {m["MessageId"] for m in messages}, True
         delay = _CRASH_RETRY_DELAY if self.retry_delay is None else self.retry_delay
+        done = [message for message in messages if message["MessageId"] not in failed]
+        if done:  # one call for the batch, as the event source mapping deletes it
+            self.client.delete_message_batch(
+                QueueUrl=self.queue_url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
+            )
         for message in messages:
-            if message["MessageId"] not in failed:
-                self.client.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
-            elif crashed or self.retry_delay is not None:  # else the handler set when it comes back
+            if message["MessageId"] in failed and (crashed or self.retry_delay is not None):
+                # else the handler set when it comes back
                 self.client.change_message_visibility(
                     QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=delay
                 )
