@@ -4,10 +4,10 @@ A simple task: a non-blocking ``message/send`` through the API Lambda handler, t
 handler completing it (fed by the same poller `a2a-serverless dev` uses, which does what the SQS
 event source mapping does), then one ``tasks/get``. Every boto3 call the handlers make is seen
 by a botocore event hook: DynamoDB read/write units are computed from item sizes the way
-DynamoDB bills them (writes: ceil(item KB); an item carrying the owner index's keys writes the
-index entry too, sized by what the index projects; strongly consistent queries: ceil(sum of
-returned item sizes / 4 KB)); SQS requests
-and Lambda invocations are counted. Prices: us-east-1 list prices; the agent's own compute is
+DynamoDB bills them (writes: ceil(item KB); an item carrying an index's keys writes the index
+entry too, sized by what the index projects, and an update removing them deletes it; strongly
+consistent queries: ceil(sum of returned item sizes / 4 KB)); SQS requests and Lambda
+invocations are counted. Prices: us-east-1 list prices; the agent's own compute is
 excluded; Lambda durations are those measured here against moto (an upper bound: moto answers
 slower than DynamoDB does).
 
@@ -81,9 +81,6 @@ MEMORY_GB = {"api": 0.25, "worker": 0.5}
 TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
 # The issue's target for the cheapest door with streaming.
 FUNCTION_URL_TARGET = 5.0
-INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.owner_key, TABLE.owner_sort_key)
-# What an owner index entry holds: the table's and the index's keys and the projected attributes.
-INDEX_ENTRY = (*INDEX_KEYS, *TABLE.owner_index_attributes)
 
 
 def attribute_size(value: dict[str, Any]) -> int:
@@ -108,6 +105,29 @@ def item_size(item: dict[str, Any]) -> int:
     return sum(len(name.encode()) + attribute_size(value) for name, value in item.items())
 
 
+def index_entries(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The entry ``item`` writes in each index whose keys it carries (what the index holds)."""
+    entries = {}
+    for name, (partition, sort, projected) in TABLE.indexes.items():
+        if partition in item and sort in item:
+            kept = (TABLE.partition_key, TABLE.sort_key, partition, sort, *projected)
+            entries[name] = {key: item[key] for key in kept if key in item}
+    return entries
+
+
+def removed_index_entries(params: dict[str, Any]) -> list[str]:
+    """The indexes an UpdateItem takes the item out of (it removes their partition key): each
+    such removal is one more write, to the index."""
+    expression = params.get("UpdateExpression", "")
+    if "REMOVE" not in expression:
+        return []
+    removed = {
+        params.get("ExpressionAttributeNames", {}).get(name, name)
+        for name in expression.split("REMOVE", 1)[1].replace(",", " ").split()
+    }
+    return [name for name, (partition, _, _) in TABLE.indexes.items() if partition in removed]
+
+
 @dataclass
 class Meter:
     write_units: float = 0
@@ -128,16 +148,16 @@ class Meter:
         # An eventually consistent read costs half a unit (the API key lookups are).
         context["a2a_read_factor"] = 1.0 if params.get("ConsistentRead") else 0.5
         context["a2a_index_query"] = params.get("IndexName") == TABLE.owner_index
-        if model.name == "UpdateItem":  # the rate buckets: ~70-byte items, one unit each
-            self.write_units += 1
+        if model.name == "UpdateItem":  # the rate buckets and listing moves: small items, a unit each
+            self.write_units += 1 + len(removed_index_entries(params))
         if model.name == "PutItem":
             size = item_size(params["Item"])
             self.item_bytes.append(size)
             self.write_units += math.ceil(size / 1024)
-            if all(key in params["Item"] for key in INDEX_KEYS):
-                projected = {k: params["Item"][k] for k in INDEX_ENTRY if k in params["Item"]}
-                self.index_entry_bytes = item_size(projected)
-                self.write_units += math.ceil(self.index_entry_bytes / 1024)
+            for name, entry in index_entries(params["Item"]).items():
+                if name == TABLE.owner_index:
+                    self.index_entry_bytes = item_size(entry)
+                self.write_units += math.ceil(item_size(entry) / 1024)
 
     def _response(self, parsed: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
         if model.name == "Query" and context.get("a2a_index_query"):

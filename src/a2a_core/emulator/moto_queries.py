@@ -47,8 +47,8 @@ def partition_queries() -> None:
         finally:
             del self.all_items
 
-    Table.query = query
-    Table._a2a_partitioned = True
+    setattr(Table, "query", query)  # noqa: B010 (patching moto's class)
+    setattr(Table, "_a2a_partitioned", True)  # noqa: B010
 
 
 def _bumping(write: Any) -> Any:

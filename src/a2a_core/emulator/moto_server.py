@@ -85,15 +85,18 @@ def _keep_alive_handler(base: Any) -> Any:
     if getattr(base, "_a2a_keep_alive", False):
         return base
 
-    class KeepAlive(base):  # type: ignore[misc, valid-type]
+    class KeepAlive(base):  # type: ignore[misc]
         _a2a_keep_alive = True
         disable_nagle_algorithm = True
+        _stream: Any = None  # the connection's input, while a request's body stands in for it
+        _body: Any = None
 
         def make_environ(self) -> dict[str, Any]:
             environ: dict[str, Any] = super().make_environ()
-            self._stream, self._body = self.rfile, None
+            self._stream = self._body = None
             if not environ.get("wsgi.input_terminated"):  # not chunked: its length is known
-                self._body = LimitedStream(self.rfile, int(self.headers.get("Content-Length") or 0))
+                self._stream = vars(self)["rfile"]  # set up by the base handler per connection
+                self._body = LimitedStream(self._stream, int(self.headers.get("Content-Length") or 0))
                 environ["wsgi.input"] = self._body
                 # werkzeug, closing every connection, discards whatever the client sent past
                 # this request once it has answered: with the connection kept, that is the next
@@ -105,7 +108,8 @@ def _keep_alive_handler(base: Any) -> Any:
             try:
                 super().run_wsgi()
             finally:
-                self.rfile = self._stream
+                if self._stream is not None:
+                    self.rfile = self._stream
             if self._body is None:
                 self.close_connection = True
             else:
@@ -139,7 +143,8 @@ def start_moto(port: int = 0) -> Any:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
     partition_queries()  # first: the lock then covers its bookkeeping of each write too
     _serialize_dynamodb_writes()
-    threaded_moto_server.MotoRequestHandler = _keep_alive_handler(threaded_moto_server.MotoRequestHandler)
+    handler = _keep_alive_handler(getattr(threaded_moto_server, "MotoRequestHandler"))  # noqa: B009
+    setattr(threaded_moto_server, "MotoRequestHandler", handler)  # noqa: B010 (what its server starts with)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     return server

@@ -22,8 +22,6 @@ import sys
 
 from a2a_core.emulator.moto_server import REGION, EmulatedAws, connect
 
-STARTUP_TIMEOUT = 60.0
-
 
 class EmulatorProcess:
     """moto's server in a child process; `endpoint` once it serves."""
