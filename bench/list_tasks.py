@@ -6,14 +6,16 @@ a simple task's writes.
    wrote (the commits, the owner index entry) and what listing adds: the listing index entries
    (on the first commit, then on the one that ends the task), the move (an update taking the
    first commit's entry out, and that index delete) and the listing bytes on each commit.
-2. ListTasks pages of ``--page-size`` over one caller with each of ``--sizes`` simple tasks (written
+2. ListTasks pages of each of ``--page-sizes`` over one caller with each of ``--sizes`` simple tasks (written
    through the ledger on `DynamoDBTaskStore`: two contexts, a quarter left in input-required, the
    others completed; another caller's tasks beside them), through `TaskEngine.list_tasks`, for each
    filter: the first page and the third (or the last), read units (the index query, billed on
    every entry it examined; the task reads, strongly consistent queries), calls and seconds on
-   moto (moto is slower than DynamoDB: compare sizes, not absolute times).
+   moto (moto is slower than DynamoDB: compare sizes, not absolute times). A page holds what
+   matches, so at 10 tasks a page of 50 holds fewer tasks than at 1,000: pages of 1 compare
+   the same page at every size.
 
-    .venv/bin/python bench/list_tasks.py [--sizes 10,1000,10000] [--page-size 50]
+    .venv/bin/python bench/list_tasks.py [--sizes 10,1000,10000] [--page-sizes 50,1]
         [--simple-tasks 20] [--json]
 """
 
@@ -233,7 +235,7 @@ async def measure(engine: TaskEngine, meter: ReadMeter, query: ListTasksQuery) -
     return measured
 
 
-async def list_costs(sizes: list[int], page: int) -> dict[str, Any]:
+async def list_costs(sizes: list[int], page_sizes: list[int]) -> dict[str, Any]:
     aws = start_emulator_process()
     try:
         meter = ReadMeter()
@@ -252,11 +254,12 @@ async def list_costs(sizes: list[int], page: int) -> dict[str, Any]:
             newest = await seed(engine.ledger, CALLER, size - seeded)
             since = newest or since
             seeded = size
-            pages = {
-                name: await measure(engine, meter, query) for name, query in queries(page, since).items()
-            }
-            results[str(size)] = {"seed_seconds": round(time.perf_counter() - started, 1), "filters": pages}
-        return {"page_size": page, "sizes": results}
+            results[str(size)] = {"seed_seconds": round(time.perf_counter() - started, 1)}
+            for page in page_sizes:
+                results[str(size)][f"pages of {page}"] = {
+                    name: await measure(engine, meter, query) for name, query in queries(page, since).items()
+                }
+        return {"page_sizes": page_sizes, "sizes": results}
     finally:
         aws.stop()
 
@@ -272,17 +275,19 @@ def print_report(writes: dict[str, Any], lists: dict[str, Any]) -> None:
     )
     sizes = lists["sizes"]
     load = os.getloadavg()[0]
-    print(f"\nListTasks pages of {lists['page_size']}: read units per page (index part), tasks, ms on moto")
-    print(f"(load average {load:.2f}; seeded through the ledger, the neighbour's tasks beside them)")
-    for name in next(iter(sizes.values()))["filters"]:
-        print(f"  {name}")
-        for size, result in sizes.items():
-            cells = [
-                f"page {p['page']}: {p['read_units']:>5} RU ({p['index_read_units']}), "
-                f"{p['tasks']:>2} tasks, {1000 * p['seconds_on_moto']:>5.0f} ms"
-                for p in result["filters"][name]
-            ]
-            print(f"    {size:>6} tasks  " + "  |  ".join(cells))
+    for page in lists["page_sizes"]:
+        key = f"pages of {page}"
+        print(f"\nListTasks {key}: read units per page (the index query's part), tasks, ms on moto")
+        print(f"(load average {load:.2f}; written through the ledger, a neighbour's tasks beside them)")
+        for name in next(iter(sizes.values()))[key]:
+            print(f"  {name}")
+            for size, result in sizes.items():
+                cells = [
+                    f"page {p['page']}: {p['read_units']:>5} RU ({p['index_read_units']}), "
+                    f"{p['tasks']:>2} tasks, {1000 * p['seconds_on_moto']:>5.0f} ms"
+                    for p in result[key][name]
+                ]
+                print(f"    {size:>6} tasks  " + "  |  ".join(cells))
 
 
 def main() -> None:
@@ -290,12 +295,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--sizes", default="10,1000,10000")
-    parser.add_argument("--page-size", type=int, default=50)
+    parser.add_argument("--page-sizes", default="50,1")
     parser.add_argument("--simple-tasks", type=int, default=20)
     parser.add_argument("--json", action="store_true")
-    args = smoke.parse(parser, sizes="4,12", page_size=3, simple_tasks=1)
+    args = smoke.parse(parser, sizes="4,12", page_sizes="3", simple_tasks=1)
     writes = write_units(args.simple_tasks)
-    lists = asyncio.run(list_costs([int(n) for n in args.sizes.split(",")], args.page_size))
+    sizes, page_sizes = ([int(n) for n in text.split(",")] for text in (args.sizes, args.page_sizes))
+    lists = asyncio.run(list_costs(sizes, page_sizes))
     if args.json:
         print(json.dumps({"simple_task": writes, "list_tasks": lists}, indent=2))
         return

@@ -61,12 +61,19 @@ class AwsClients:
 
 
 def build_clients(
-    region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
+    region: str,
+    endpoint_url: str | None = None,
+    *,
+    credentials: tuple[str, str] | None = None,
+    connections: int = 10,
 ) -> AwsClients:
     """Clients for ``region``, each built on first use; ``endpoint_url`` points every service at
-    an emulator (moto), and ``credentials`` (key id, secret) replace the usual chain (the
-    emulator's own). Contacts nothing and imports nothing of botocore."""
-    make = client_factory(region, endpoint_url, read_timeout=10, credentials=credentials)
+    an emulator (moto), ``credentials`` (key id, secret) replace the usual chain (the
+    emulator's own), ``connections`` is how many each client keeps open (botocore's default:
+    10). Contacts nothing and imports nothing of botocore."""
+    make = client_factory(
+        region, endpoint_url, read_timeout=10, credentials=credentials, connections=connections
+    )
     return AwsClients(
         dynamodb=cast("DynamoDBClient", LazyClient(lambda: make("dynamodb"))),
         sqs=cast("SQSClient", LazyClient(lambda: make("sqs"))),
@@ -80,6 +87,7 @@ def client_factory(
     *,
     read_timeout: float,
     credentials: tuple[str, str] | None = None,
+    connections: int = 10,
 ) -> Callable[[str], Any]:
     """``make(service)``: a client for ``service`` sharing one botocore session (credentials from
     the usual chain: environment, config files, the Lambda role, unless ``credentials`` are
@@ -92,7 +100,7 @@ def client_factory(
     def make(service: str) -> Any:
         with lock:
             if not made:
-                made.update(_session(region, read_timeout))
+                made.update(_session(region, read_timeout, connections))
             return made["session"].create_client(
                 service,
                 endpoint_url=endpoint_url,
@@ -104,7 +112,7 @@ def client_factory(
     return make
 
 
-def _session(region: str, read_timeout: float) -> dict[str, Any]:
+def _session(region: str, read_timeout: float, connections: int = 10) -> dict[str, Any]:
     import botocore.session
     from botocore.config import Config
 
@@ -117,6 +125,7 @@ def _session(region: str, read_timeout: float) -> dict[str, Any]:
         retries={"max_attempts": 4, "mode": "standard"},
         connect_timeout=2,
         read_timeout=read_timeout,
+        max_pool_connections=connections,
     )
     return {"session": session, "config": config}
 

@@ -18,6 +18,9 @@ REGION = "us-east-1"
 # moto accepts any credentials; these are given to the emulator's clients only, never put in the
 # environment, where an agent's own AWS calls (a Bedrock model, say) would pick them up.
 CREDENTIALS = ("testing", "testing")
+# Connections each of the emulator's clients keeps: dev's API and its worker call it at once
+# (each from threads of its own), more than botocore's 10, which would close the rest after use.
+EMULATOR_CONNECTIONS = 32
 
 
 @dataclass
@@ -69,6 +72,19 @@ def _serialize_dynamodb_writes() -> None:
 
         setattr(DynamoDBBackend, name, locked)
     DynamoDBBackend._a2a_serialized = True  # type: ignore[attr-defined]
+
+
+def _list_services_once() -> None:
+    """moto finds which service a request is for by listing its own package directory, a stat of
+    each of its ~150 services, on every request and under a lock all requests share: that
+    listing never changes while it runs, so it is taken once."""
+    from moto import backends
+
+    if getattr(backends, "_a2a_listed", False):
+        return
+    services = tuple(backends.list_of_moto_modules())
+    setattr(backends, "list_of_moto_modules", lambda: services)  # noqa: B010
+    setattr(backends, "_a2a_listed", True)  # noqa: B010
 
 
 def _keep_alive_handler(base: Any) -> Any:
@@ -143,6 +159,7 @@ def start_moto(port: int = 0) -> Any:
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # one access-log line per AWS call
     partition_queries()  # first: the lock then covers its bookkeeping of each write too
     _serialize_dynamodb_writes()
+    _list_services_once()
     handler = _keep_alive_handler(getattr(threaded_moto_server, "MotoRequestHandler"))  # noqa: B009
     setattr(threaded_moto_server, "MotoRequestHandler", handler)  # noqa: B010 (what its server starts with)
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
@@ -155,7 +172,7 @@ def connect(endpoint: str, region: str, server: object, prefix: str | None = Non
     created on it."""
     # Recent botocore adds account-based endpoints that moto's streams do not expect.
     os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
-    clients = build_clients(region, endpoint, credentials=CREDENTIALS)
+    clients = build_clients(region, endpoint, credentials=CREDENTIALS, connections=EMULATOR_CONNECTIONS)
     return EmulatedAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext, sqs_event
@@ -86,10 +87,14 @@ class SqsPoller:
         return len(messages)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Poll until ``stop`` is set; each cycle runs in a thread (the handler owns its loop)."""
-        while not stop.is_set():
-            try:
-                await asyncio.to_thread(self.poll_once)
-            except Exception:
-                logger.exception("polling %s failed; retrying", self.queue_url)
-                await asyncio.sleep(1.0)
+        """Poll until ``stop`` is set; each cycle runs in a thread of this poller's own (the
+        handler owns its loop), so a long poll never holds one of the threads the event loop
+        lends to the API's AWS calls."""
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(1, thread_name_prefix=self.function_name) as thread:
+            while not stop.is_set():
+                try:
+                    await loop.run_in_executor(thread, self.poll_once)
+                except Exception:
+                    logger.exception("polling %s failed; retrying", self.queue_url)
+                    await asyncio.sleep(1.0)

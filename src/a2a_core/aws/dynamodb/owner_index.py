@@ -65,10 +65,11 @@ class OwnerIndex:
             request["ExclusiveStartKey"] = plan.start_key(after)
         found: list[IndexedTask] = []
         scanned = 0
-        # A filter that skips entries costs a call a few more queries: ask first for what the page
-        # needs (one more, to know whether anything follows; twice that with a class filter),
-        # then for as many as were examined so far, up to the scan limit.
-        wanted = (limit + 1) * (2 if query.listed is not None else 1)
+        # A filter that skips entries costs a call more queries: ask first for what the page
+        # needs (one more, to know whether anything follows; four times that with a class
+        # filter, which a quarter of the entries passing fills in one query), then for as many
+        # as were examined so far, up to the scan limit. Entries are small: 40 cost one read unit.
+        wanted = (limit + 1) * (4 if query.listed is not None else 1)
         while True:
             request["Limit"] = min(wanted, self._scan_limit - scanned)
             page = await aws_call(self._client.query, **request)
