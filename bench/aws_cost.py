@@ -266,9 +266,13 @@ def _run(aws: Any, tasks: int, front_door: str) -> dict[str, Any]:
     original = aws_clients.build_clients
 
     def metered(
-        region: str, endpoint_url: str | None = None, *, credentials: tuple[str, str] | None = None
+        region: str,
+        endpoint_url: str | None = None,
+        *,
+        credentials: tuple[str, str] | None = None,
+        connections: int = 10,
     ) -> aws_clients.AwsClients:
-        built = original(region, endpoint_url, credentials=credentials)
+        built = original(region, endpoint_url, credentials=credentials, connections=connections)
         for client in (built.dynamodb, built.sqs, built.s3):
             meter.attach(client)
         return built

@@ -247,7 +247,8 @@ async def list_costs(sizes: list[int], page_sizes: list[int]) -> dict[str, Any]:
             retention_seconds=30 * 24 * 3600,
         )
         engine = TaskEngine(TaskLedger(store), InMemoryBroker())
-        results, seeded, since = {}, 0, 0.0
+        results: dict[str, dict[str, Any]] = {}
+        seeded, since = 0, 0.0
         await seed(engine.ledger, OTHER, max(sizes) // 10)  # a neighbour's tasks in the same table
         for size in sorted(sizes):
             started = time.perf_counter()
