@@ -40,7 +40,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 import smoke  # noqa: E402
 
 HEADERS = {"A2A-Version": "1.0", "content-type": "application/json"}
-WARMUP_SECONDS = 2.0
 STARTUP_TIMEOUT = 60.0
 
 
@@ -148,13 +147,13 @@ async def send(client: httpx.AsyncClient, url: str) -> None:
         raise RuntimeError(f"not the completed task holding {message_id}: {payload}")
 
 
-async def level(url: str, concurrency: int, seconds: float) -> Level:
-    """``concurrency`` clients sending back to back; counted after the warm-up."""
+async def level(url: str, concurrency: int, seconds: float, warmup: float = 2.0) -> Level:
+    """``concurrency`` clients sending back to back; counted after ``warmup`` seconds."""
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     latencies: list[float] = []
     async with httpx.AsyncClient(limits=limits, timeout=60.0) as client:
         start = time.perf_counter()
-        measure_from, stop_at = start + WARMUP_SECONDS, start + WARMUP_SECONDS + seconds
+        measure_from, stop_at = start + warmup, start + warmup + seconds
 
         async def one_client() -> None:
             while (began := time.perf_counter()) < stop_at:
@@ -166,9 +165,9 @@ async def level(url: str, concurrency: int, seconds: float) -> Level:
     return Level(concurrency, len(latencies), seconds, latencies)
 
 
-def measure(server: str, levels: list[int], seconds: float) -> dict[str, Any]:
+def measure(server: str, levels: list[int], seconds: float, warmup: float) -> dict[str, Any]:
     with running(server) as (url, startup):
-        results = [asyncio.run(level(url, concurrency, seconds)).summary() for concurrency in levels]
+        results = [asyncio.run(level(url, concurrency, seconds, warmup)).summary() for concurrency in levels]
     return {"startup_seconds": round(startup, 2), "levels": results}
 
 
@@ -193,11 +192,14 @@ def main() -> None:
     )
     parser.add_argument("--concurrency", default="1,8,32")
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds sent before counting, per level")
     parser.add_argument("--servers", default="dev,a2a-sdk")
     parser.add_argument("--json", action="store_true")
-    args = smoke.parse(parser, concurrency="1,2", seconds=0.5)
+    args = smoke.parse(parser, concurrency="1,2", seconds=0.5, warmup=0.2)
     levels = [int(n) for n in args.concurrency.split(",")]
-    results = {server: measure(server, levels, args.seconds) for server in args.servers.split(",")}
+    results = {
+        server: measure(server, levels, args.seconds, args.warmup) for server in args.servers.split(",")
+    }
     if args.json:
         print(json.dumps({"load_average": os.getloadavg(), "servers": results}, indent=2))
         return

@@ -51,9 +51,21 @@ def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | N
 
 
 def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
-    from a2a_core.emulator.process import start_emulator_process
+    from a2a_core.emulator.process import EmulatorProcess
 
-    aws = start_emulator_process("a2a-dev" if state is not None else None, settings.aws_region)
+    child = EmulatorProcess()
+    try:
+        # What this process needs next loads while the child starts moto (about a second).
+        import botocore.session  # noqa: F401
+
+        import a2a_core.aws.lambdas
+        import a2a_core.compose.aws  # noqa: F401
+        from a2a_core.emulator.moto_server import connect
+
+        aws = connect(child.wait_until_serving(), settings.aws_region, child, "a2a-dev" if state else None)
+    except BaseException:
+        child.stop()
+        raise
     try:
         return _stack_on(aws, settings, agent, state)
     except BaseException:

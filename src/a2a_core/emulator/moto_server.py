@@ -7,10 +7,12 @@ import os
 import threading
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from a2a_core.aws.clients import AwsClients, build_clients
-from a2a_core.aws.resources import ResourceNames, create_all
+if TYPE_CHECKING:
+    # Loaded where used: the emulator's own process needs neither (it only serves).
+    from a2a_core.aws.clients import AwsClients
+    from a2a_core.aws.resources import ResourceNames
 
 REGION = "us-east-1"
 
@@ -172,12 +174,16 @@ def connect(endpoint: str, region: str, server: object, prefix: str | None = Non
     created on it."""
     # Recent botocore adds account-based endpoints that moto's streams do not expect.
     os.environ.setdefault("AWS_ACCOUNT_ID_ENDPOINT_MODE", "disabled")
+    from a2a_core.aws.clients import build_clients
+
     clients = build_clients(region, endpoint, credentials=CREDENTIALS, connections=EMULATOR_CONNECTIONS)
     return EmulatedAws(endpoint, region, clients, create_resources(clients, prefix, region), server)
 
 
 def create_resources(clients: AwsClients, prefix: str | None, region: str = REGION) -> ResourceNames:
     """A fresh, uniquely named set of the service's resources on the emulator."""
+    from a2a_core.aws.resources import create_all
+
     return create_all(
         dynamodb=clients.dynamodb,
         sqs=clients.sqs,

@@ -19,8 +19,12 @@ import os
 import signal
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
-from a2a_core.emulator.moto_server import REGION, EmulatedAws, connect
+from a2a_core.emulator.moto_server import REGION
+
+if TYPE_CHECKING:
+    from a2a_core.emulator.moto_server import EmulatedAws
 
 
 class EmulatorProcess:
@@ -61,6 +65,8 @@ class EmulatorProcess:
 
 def start_emulator_process(prefix: str | None = None, region: str = REGION) -> EmulatedAws:
     """moto in a child process, with the service's resources created on it (`connect`)."""
+    from a2a_core.emulator.moto_server import connect
+
     child = EmulatorProcess()
     return connect(child.wait_until_serving(), region, child, prefix)
 
