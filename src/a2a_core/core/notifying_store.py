@@ -12,8 +12,10 @@ from a2a_core.core.notify import Notifier
 from a2a_core.core.records import Commit
 from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
-# Tasks whose logs are kept, the most recently written; older ones are read from the store.
+# The logs kept: of the most recently written tasks, up to this many tasks and bytes; older
+# ones are read from the store.
 KEPT_TASKS = 10_000
+KEPT_BYTES = 64 * 1024 * 1024
 
 
 class NotifyingTaskStore(TaskStore):
@@ -30,13 +32,16 @@ class NotifyingTaskStore(TaskStore):
     pushed it out.
     """
 
-    def __init__(self, inner: TaskStore, *, kept_tasks: int = KEPT_TASKS) -> None:
+    def __init__(
+        self, inner: TaskStore, *, kept_tasks: int = KEPT_TASKS, kept_bytes: int = KEPT_BYTES
+    ) -> None:
         self.inner = inner
         self._notifier = Notifier()
         self._lock = threading.Lock()  # appends come from the API's loop and the worker's
         # Per task written here from its first commit on: its stored entries, in order.
         self._logs: OrderedDict[str, list[LogEntry]] = OrderedDict()
-        self._kept = kept_tasks
+        self._sizes: dict[str, int] = {}
+        self._kept, self._kept_bytes, self._bytes = kept_tasks, kept_bytes, 0
         # The last sequence number this process appended, per task: a follower that registers
         # just after an append still sees it without a read. (A dev server's worth of tasks.)
         self._appended: dict[str, int] = {}
@@ -88,7 +93,10 @@ class NotifyingTaskStore(TaskStore):
                 log = self._logs.get(commit.task_id, [])
                 index = bisect.bisect_left(log, commit.first_seq, key=_first_seq)
                 if index < len(log) and log[index].commit.first_seq == commit.first_seq:
+                    grown = len(snapshot) - len(log[index].snapshot or b"")
                     log[index] = LogEntry(log[index].body, snapshot)
+                    self._sizes[commit.task_id] += grown
+                    self._bytes += grown
         return attached
 
     async def unlist(self, task_id: str, seq: int) -> None:
@@ -104,19 +112,25 @@ class NotifyingTaskStore(TaskStore):
         await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)
 
     def _keep(self, commit: Commit, snapshot: bytes | None) -> None:
-        entry = LogEntry(commit.model_dump_json(exclude_none=True), snapshot)
+        body = commit.model_dump_json(exclude_none=True)
+        entry = LogEntry(body, snapshot)
         with self._lock:
             log = self._logs.get(commit.task_id)
             if log is None:
                 if commit.first_seq != 1:
                     return  # written before this process: its log is the store's to read
                 log = self._logs[commit.task_id] = []
-                while len(self._logs) > self._kept:
-                    self._logs.popitem(last=False)
+                self._sizes[commit.task_id] = 0
             self._logs.move_to_end(commit.task_id)
             index = bisect.bisect_left(log, commit.first_seq, key=_first_seq)
             if index == len(log) or log[index].commit.first_seq != commit.first_seq:
                 log.insert(index, entry)  # not an append of the same commit again
+                size = len(body) + len(snapshot or b"")
+                self._sizes[commit.task_id] += size
+                self._bytes += size
+            while self._logs and (len(self._logs) > self._kept or self._bytes > self._kept_bytes):
+                oldest, _ = self._logs.popitem(last=False)  # read from the store from now on
+                self._bytes -= self._sizes.pop(oldest)
 
     def _log(self, task_id: str) -> list[LogEntry]:
         """A copy of the task's kept log; empty when it is not kept."""
