@@ -6,6 +6,7 @@ directory optionally keeps it all across restarts."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +54,10 @@ def emulated_stack(settings: Settings, agent: AgentExecutor, state_dir: Path | N
 def _stack_in(settings: Settings, agent: AgentExecutor, state: StateDir | None) -> DevStack:
     from a2a_core.emulator.process import EmulatorProcess
 
+    # moto loads in the child: without it the child could only die, so it is missed here, as an
+    # import of this process would be (the CLI names the extra to install).
+    if importlib.util.find_spec("moto") is None:
+        raise ModuleNotFoundError("No module named 'moto'", name="moto")
     child = EmulatorProcess()
     try:
         # What this process needs next loads while the child starts moto (about a second).
