@@ -21,9 +21,6 @@ from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import TABLE
 from cost_model import ITEM_OVERHEAD
 
-INDEX_KEYS = (TABLE.partition_key, TABLE.sort_key, TABLE.owner_key, TABLE.owner_sort_key)
-# What an owner index entry holds: the table's and the index's keys and the projected attributes.
-INDEX_ENTRY = (*INDEX_KEYS, *TABLE.owner_index_attributes)
 TASK_ITEM = "TASK#"  # a task's items (commits, push configs): what it keeps stored
 
 
@@ -47,6 +44,29 @@ def attribute_size(value: dict[str, Any]) -> int:
 
 def item_size(item: dict[str, Any]) -> int:
     return sum(len(name.encode()) + attribute_size(value) for name, value in item.items())
+
+
+def index_entries(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The entry ``item`` writes in each index whose keys it carries (what the index holds)."""
+    entries = {}
+    for name, (partition, sort, projected) in TABLE.indexes.items():
+        if partition in item and sort in item:
+            kept = (TABLE.partition_key, TABLE.sort_key, partition, sort, *projected)
+            entries[name] = {key: item[key] for key in kept if key in item}
+    return entries
+
+
+def removed_index_entries(params: dict[str, Any]) -> list[str]:
+    """The indexes an UpdateItem takes the item out of (it removes their partition key): each
+    such removal is one more write, to the index."""
+    expression = params.get("UpdateExpression", "")
+    if "REMOVE" not in expression:
+        return []
+    removed = {
+        params.get("ExpressionAttributeNames", {}).get(name, name)
+        for name in expression.split("REMOVE", 1)[1].replace(",", " ").split()
+    }
+    return [name for name, (partition, _, _) in TABLE.indexes.items() if partition in removed]
 
 
 @dataclass
@@ -100,8 +120,8 @@ class Meter:
         self.calls[f"{service}:{operation}"] += 1
         if service != "dynamodb" or "Error" in answer:
             return
-        if operation == "UpdateItem":  # the rate buckets, push configs: ~70-400-byte items, one unit
-            self.write_units += 1
+        if operation == "UpdateItem":  # rate buckets, push configs, listing moves: small items, a unit
+            self.write_units += 1 + len(removed_index_entries(params))
             if params["Key"][TABLE.partition_key]["S"].startswith(TASK_ITEM):  # a push config
                 values = params.get("ExpressionAttributeValues", {}).values()
                 self.table_bytes += (
@@ -127,11 +147,12 @@ class Meter:
         self.write_units += math.ceil(size / 1024)
         if item[TABLE.partition_key]["S"].startswith(TASK_ITEM):
             self.table_bytes += size + ITEM_OVERHEAD
-        if all(key in item for key in INDEX_KEYS):
-            projected = {k: item[k] for k in INDEX_ENTRY if k in item}
-            self.index_entry_bytes = item_size(projected)
-            self.write_units += math.ceil(self.index_entry_bytes / 1024)
-            self.index_bytes += self.index_entry_bytes + ITEM_OVERHEAD
+        for name, entry in index_entries(item).items():
+            entry_bytes = item_size(entry)
+            if name == TABLE.owner_index:
+                self.index_entry_bytes = entry_bytes
+            self.write_units += math.ceil(entry_bytes / 1024)
+            self.index_bytes += entry_bytes + ITEM_OVERHEAD
 
 
 def _push_configs(params: dict[str, Any]) -> bool:

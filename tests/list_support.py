@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
@@ -11,10 +12,11 @@ from a2a_core.core.changes import Change, Decide
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.list_keys import ACTIVE, listed_class, parse_time
 from a2a_core.core.page_tokens import PageTokens
-from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
+from a2a_core.core.records import ArtifactUpdated, StatusChanged
 from a2a_core.core.requests import ListTasksQuery, TaskPage
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
 from a2a_core.domain import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from clock import Clock
 
@@ -27,8 +29,10 @@ _PATHS: dict[TaskState, tuple[TaskState, ...]] = {
     TaskState.working: (TaskState.working,),
     TaskState.completed: (TaskState.working, TaskState.completed),
     TaskState.input_required: (TaskState.working, TaskState.input_required),
+    TaskState.failed: (TaskState.working, TaskState.failed),
 }
-STATES = tuple(_PATHS)
+# The four states most tests seed.
+STATES = tuple(_PATHS)[:4]
 
 
 def make_engine(store: TaskStore, clock: Clock, config: EngineConfig | None = None) -> TaskEngine:
@@ -43,8 +47,27 @@ class Seeded:
     context_id: str
     state: TaskState
     owner: str
-    # The timestamp of its last status change, when the test chose it.
-    stamp: str | None = None
+    # The timestamp of its last status change.
+    stamp: str
+    # When it was created (the test clock).
+    created_at: float
+
+    @property
+    def order(self) -> tuple[int, float, str]:
+        """Where ListTasks without a context lists it (larger first): tasks in progress first,
+        newest created first, then the others by status timestamp (ties by task id)."""
+        if listed_class(self.state) == ACTIVE:
+            return (1, self.created_at, self.task_id)
+        return (0, parse_time(self.stamp) or 0.0, self.task_id)
+
+
+def listing_order(tasks: list[Seeded]) -> list[str]:
+    """The ids of ``tasks`` in the order ListTasks lists them without a context."""
+    return [task.task_id for task in sorted(tasks, key=lambda task: task.order, reverse=True)]
+
+
+def iso(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 async def seed(
@@ -58,14 +81,18 @@ async def seed(
     artifact: bool = False,
 ) -> Seeded:
     """A task of ``caller`` created one second after the previous one, brought to ``state``; its
-    last status change carries ``stamp`` as its timestamp when given."""
+    last status change carries ``stamp`` as its timestamp (default: the time it was created)."""
     clock.now += 1
+    stamp = stamp or iso(clock.now)
     task_id = str(uuid.uuid4())
     message = Message(role=Role.user, parts=[TextPart(text="hi")], message_id=str(uuid.uuid4()))
     await engine.ledger.create(
         task_id=task_id, context_id=context_id, message=message, run_id="r", owner=caller.principal
     )
     path = _PATHS[state]
+    if not path:  # submitted: the status the ledger stamped at creation
+        head = await engine.ledger.load(task_id)
+        stamp = head.status.timestamp or stamp
     for index, step in enumerate(path):
         last = index == len(path) - 1
         status = TaskStatus(state=step, timestamp=stamp if last else None)
@@ -74,7 +101,7 @@ async def seed(
             output = Artifact(artifact_id="a", parts=[TextPart(text="out")])
             change = Change([ArtifactUpdated(seq=0, artifact=output), *change.events])
         await engine.ledger.write(task_id, always(change))
-    return Seeded(task_id, context_id, state, caller.principal, stamp if path else None)
+    return Seeded(task_id, context_id, state, caller.principal, stamp, clock.now)
 
 
 async def list_all(engine: TaskEngine, caller: Caller, query: ListTasksQuery) -> list[TaskPage]:
@@ -91,15 +118,23 @@ def ids(pages: list[TaskPage]) -> list[str]:
 
 
 class CountingStore(InMemoryTaskStore):
-    """The in-memory store, counting the task logs read (one per task the ledger loads)."""
+    """The in-memory store, counting the task reads (one `latest` per task the ledger loads)
+    and the index reads."""
 
     def __init__(self) -> None:
         super().__init__()
         self.reads = 0
+        self.index_reads = 0
 
-    async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
         self.reads += 1
-        return await super().read(task_id, after_seq)
+        return await super().latest(task_id, limit=limit, through=through)
+
+    async def list_owned(
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
+    ) -> OwnedTasks:
+        self.index_reads += 1
+        return await super().list_owned(owner, query, after=after, limit=limit)
 
 
 def always(change: Change) -> Decide:

@@ -15,7 +15,7 @@ from a2a_core.core.changes import Change, Decide
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged
 from a2a_core.core.snapshots import RECENT_MESSAGES
-from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 from a2a_core.core.task_reads import TaskView
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
@@ -112,12 +112,12 @@ class CountingStore(TaskStore):
         return await self.inner.attach_snapshot(commit, snapshot)
 
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
-        return await self.inner.list_owned(owner, context_id=context_id, after=after, limit=limit)
+        return await self.inner.list_owned(owner, query, after=after, limit=limit)
 
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        return await self.inner.count_owned(owner, context_id=context_id)
+    async def unlist(self, task_id: str, seq: int) -> None:
+        await self.inner.unlist(task_id, seq)
 
     async def owned(self, task_id: str, owner: str) -> bool:
         self.calls["owned"] += 1

@@ -13,7 +13,7 @@ from typing import Literal, TypeVar
 
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
 
 T = TypeVar("T")
 Failure = Literal["lost", "landed"]
@@ -76,12 +76,12 @@ class FlakyStore(TaskStore):
         return await self._call("attach_snapshot", lambda: self.inner.attach_snapshot(commit, snapshot))
 
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
-        return await self.inner.list_owned(owner, context_id=context_id, after=after, limit=limit)
+        return await self.inner.list_owned(owner, query, after=after, limit=limit)
 
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        return await self.inner.count_owned(owner, context_id=context_id)
+    async def unlist(self, task_id: str, seq: int) -> None:
+        await self.inner.unlist(task_id, seq)
 
     async def owned(self, task_id: str, owner: str) -> bool:
         return await self._call("owned", lambda: self.inner.owned(task_id, owner))

@@ -16,6 +16,7 @@ from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
+from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -29,11 +30,21 @@ def _aws(request: pytest.FixtureRequest) -> tuple[EmulatedAws, ResourceNames]:
     return request.getfixturevalue("local_aws"), request.getfixturevalue("aws_resources")
 
 
-@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3", "local"])
 def store(request: pytest.FixtureRequest) -> TaskStore:
     if request.param == "memory":
         return InMemoryTaskStore()
     aws, names = _aws(request)
+    if request.param == "local":
+        # dev's store on the emulator: it answers reads of the tasks it wrote from memory.
+        return NotifyingTaskStore(
+            DynamoDBTaskStore(
+                aws.clients.dynamodb,
+                names.table,
+                blobs=S3Blobs(lambda: aws.clients.s3, names.bucket),
+                retention_seconds=RETENTION,
+            )
+        )
     return DynamoDBTaskStore(
         aws.clients.dynamodb,
         names.table,

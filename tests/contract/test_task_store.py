@@ -7,7 +7,7 @@ import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
-from a2a_core.core.store import InvalidPositionError, OwnedTasks, TaskStore
+from a2a_core.core.store import TaskStore
 from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 
 pytestmark = pytest.mark.anyio
@@ -120,101 +120,6 @@ async def test_read_after_seq_inside_the_first_commit_includes_it(store: TaskSto
         await store.append(c)
     assert await store.read("t1", after_seq=1) == [first, second]
     assert await store.read("t1", after_seq=3) == [second]
-
-
-async def _list_all(store: TaskStore, owner: str, *, limit: int, context_id: str | None = None) -> list[str]:
-    """Every task id `list_owned` gives ``owner``, following positions page by page."""
-    listed: list[str] = []
-    after: str | None = None
-    for _ in range(1000):
-        page = await store.list_owned(owner, context_id=context_id, after=after, limit=limit)
-        assert len(page.tasks) <= limit
-        listed += [task.task_id for task in page.tasks]
-        if page.next_position is None:
-            return listed
-        after = page.next_position
-    raise AssertionError("the listing never ended")
-
-
-async def test_list_owned_lists_each_of_the_owners_tasks_once_newest_created_first(store: TaskStore) -> None:
-    now = time.time()
-    await store.append(commit("t-mid", 1, TaskState.submitted, owner="alice", created_at=now - 20))
-    await store.append(commit("t-old", 1, TaskState.submitted, owner="alice", created_at=now - 30))
-    await store.append(commit("t-new", 1, TaskState.submitted, owner="alice", created_at=now - 10))
-    await store.append(commit("t-bob", 1, TaskState.submitted, owner="bob", created_at=now - 15))
-    # Later commits of a task neither add it again nor move it: the order is by creation.
-    await store.append(commit("t-old", 3, TaskState.working, owner="alice", created_at=now))
-
-    page = await store.list_owned("alice", limit=10)
-    assert [task.task_id for task in page.tasks] == ["t-new", "t-mid", "t-old"]
-    assert page.next_position is None
-    assert page.tasks[0].context_id == "ctx"
-    assert page.tasks[0].created_at == pytest.approx(now - 10, abs=1e-5)
-    assert [task.task_id for task in (await store.list_owned("bob", limit=10)).tasks] == ["t-bob"]
-    assert await store.list_owned("carol", limit=10) == OwnedTasks((), None)
-    assert [await store.count_owned(owner) for owner in ("alice", "bob", "carol")] == [3, 1, 0]
-
-
-async def test_list_owned_pages_continue_after_a_position(store: TaskStore) -> None:
-    now = time.time()
-    ids = [f"t{i:02d}" for i in range(7)]
-    for i, task_id in enumerate(ids):
-        await store.append(commit(task_id, 1, TaskState.submitted, owner="alice", created_at=now - 100 + i))
-    newest_first = ids[::-1]
-
-    first = await store.list_owned("alice", limit=3)
-    assert [task.task_id for task in first.tasks] == newest_first[:3]
-    assert first.next_position is not None
-    second = await store.list_owned("alice", after=first.next_position, limit=3)
-    assert [task.task_id for task in second.tasks] == newest_first[3:6]
-    # Each task's own position resumes right after it, mid-page too.
-    resumed = await store.list_owned("alice", after=first.tasks[0].position, limit=2)
-    assert [task.task_id for task in resumed.tasks] == newest_first[1:3]
-    for limit in (1, 2, 3, 7, 50):
-        assert await _list_all(store, "alice", limit=limit) == newest_first
-
-
-async def test_list_owned_filters_by_context_across_pages(store: TaskStore) -> None:
-    now = time.time()
-    for i in range(9):
-        context = "c1" if i % 3 == 0 else "c2"
-        await store.append(
-            commit(
-                f"t{i}", 1, TaskState.submitted, owner="alice", context_id=context, created_at=now - 50 + i
-            )
-        )
-    await store.append(commit("t-bob", 1, TaskState.submitted, owner="bob", context_id="c1", created_at=now))
-    assert await _list_all(store, "alice", context_id="c1", limit=2) == ["t6", "t3", "t0"]
-    assert await _list_all(store, "alice", context_id="c2", limit=4) == ["t8", "t7", "t5", "t4", "t2", "t1"]
-    assert await _list_all(store, "alice", context_id="c3", limit=4) == []
-    assert await store.count_owned("alice", context_id="c1") == 3
-    assert await store.count_owned("alice", context_id="c2") == 6
-    assert await store.count_owned("bob", context_id="c2") == 0
-
-
-async def test_tasks_created_at_the_same_instant_are_each_listed_once(store: TaskStore) -> None:
-    now = time.time()
-    ids = [f"t{i}" for i in range(6)]
-    for task_id in ids:
-        await store.append(commit(task_id, 1, TaskState.submitted, owner="alice", created_at=now))
-    listed = await _list_all(store, "alice", limit=1)
-    assert sorted(listed) == ids
-    assert await _list_all(store, "alice", limit=4) == listed  # the same order on every call
-
-
-async def test_a_task_without_an_owner_is_listed_as_the_anonymous_callers(store: TaskStore) -> None:
-    await store.append(commit("t1", 1, TaskState.submitted))
-    assert [task.task_id for task in (await store.list_owned(ANONYMOUS_OWNER, limit=5)).tasks] == ["t1"]
-    assert await store.count_owned(ANONYMOUS_OWNER) == 1
-
-
-@pytest.mark.parametrize(
-    "position", ["", "nope", "[]", '["x"]', "[1, 2]", '{"1": 0, "t1": 0}', "[null, null]", '["1", "t1", 3]']
-)
-async def test_a_position_the_store_did_not_produce_is_refused(store: TaskStore, position: str) -> None:
-    await store.append(commit("t1", 1, TaskState.submitted, owner="alice"))
-    with pytest.raises(InvalidPositionError):
-        await store.list_owned("alice", after=position, limit=5)
 
 
 async def test_returned_commits_are_copies(store: TaskStore) -> None:

@@ -8,6 +8,7 @@ state directory alone; two processes never share one.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import time
 import uuid
@@ -143,3 +144,50 @@ def test_fresh_starts_empty_and_leaves_the_state_directory_alone(tmp_path: Path)
         assert "another a2a-serverless dev is using" in second.stderr
     finally:
         again.stop()
+
+
+def emulators_of(pid: int) -> list[int]:
+    """The AWS emulator processes started by process ``pid``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (proc / "cmdline").read_bytes().replace(b"\0", b" ")
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == pid and b"a2a_core.emulator.process" in command:
+            found.append(int(proc.name))
+    return found
+
+
+def gone(pid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while Path(f"/proc/{pid}").exists():
+        status = (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        if status == "Z" or time.monotonic() > deadline:  # a zombie has exited
+            return status == "Z"
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.parametrize("ending", ["SIGKILL", "Ctrl-C"])
+def test_the_emulator_runs_beside_dev_and_ends_with_it(tmp_path: Path, ending: str) -> None:
+    server = dev(tmp_path / "state")
+    try:
+        url = server.wait_ready(STARTUP_TIMEOUT)
+        assert reply(send(url, "hello")) == "hello (turn 1 of this context)"
+        (emulator,) = emulators_of(server.process.pid)
+        if ending == "SIGKILL":
+            server.kill()
+        else:
+            server.process.send_signal(signal.SIGINT)
+            server.process.wait(STARTUP_TIMEOUT)
+        assert gone(emulator), f"the emulator ({emulator}) outlived dev"
+    finally:
+        server.stop()
+    if ending == "Ctrl-C":
+        assert server.process.returncode == 0
+        assert "Traceback" not in server.output, server.output
+        assert "ERROR" not in server.output, server.output

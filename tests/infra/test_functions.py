@@ -167,8 +167,14 @@ def test_api_role_may_use_the_task_log_enqueue_runs_and_read_the_public_key(defa
             ],
             "Resource": table,
         },
-        # ListTasks queries the owner index; no other function may.
-        {"Action": ["dynamodb:Query"], "Resource": {"Fn::Join": ["", [table, "/index/by-owner"]]}},
+        # ListTasks queries the two listing indexes; no other function may.
+        {
+            "Action": ["dynamodb:Query"],
+            "Resource": [
+                {"Fn::Join": ["", [table, "/index/by-owner"]]},
+                {"Fn::Join": ["", [table, "/index/by-update"]]},
+            ],
+        },
         {"Action": ["s3:DeleteObject", "s3:GetObject", "s3:PutObject"], "Resource": bodies},
         {
             "Action": ["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"],

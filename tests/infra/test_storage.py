@@ -62,10 +62,12 @@ def test_table_is_on_demand_recoverable_encrypted_and_retained(default: Template
     )
 
 
-def test_the_only_index_is_the_owner_index_projecting_what_list_tasks_filters_on(default: Template) -> None:
+def test_the_indexes_are_list_tasks_two_projecting_what_it_filters_on(default: Template) -> None:
     table = properties(default, "AWS::DynamoDB::Table", "/Storage/Table/Resource")
-    (index,) = table["GlobalSecondaryIndexes"]  # the unused by-context index is gone
-    assert index == {
+    # The owner index (its partitions now an owner's contexts) and the listing index, added by
+    # one deploy: an existing table gains at most one index per update.
+    owner, listing = table["GlobalSecondaryIndexes"]
+    assert owner == {
         "IndexName": "by-owner",
         "KeySchema": [
             {"AttributeName": "owner", "KeyType": "HASH"},
@@ -73,11 +75,21 @@ def test_the_only_index_is_the_owner_index_projecting_what_list_tasks_filters_on
         ],
         "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["context_id", "expires_at"]},
     }
+    assert listing == {
+        "IndexName": "by-update",
+        "KeySchema": [
+            {"AttributeName": "lo", "KeyType": "HASH"},
+            {"AttributeName": "la", "KeyType": "RANGE"},
+        ],
+        "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["state", "expires_at"]},
+    }
     assert {d["AttributeName"]: d["AttributeType"] for d in table["AttributeDefinitions"]} == {
         "pk": "S",
         "sk": "S",
         "owner": "S",
         "created_at": "N",
+        "lo": "S",
+        "la": "N",
     }
 
 

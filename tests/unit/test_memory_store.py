@@ -8,7 +8,8 @@ import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
 from a2a_core.core.notifying_store import NotifyingTaskStore
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.records import Commit
+from a2a_core.core.store import InMemoryTaskStore, LogEntry
 from a2a_core.domain import TaskState
 from contract.test_task_store import commit
 
@@ -46,3 +47,53 @@ async def test_the_notifying_wrapper_knows_its_own_appends_without_a_read() -> N
     started = time.monotonic()
     await store.wait_for_append("t1", after_seq=1, timeout=5.0)
     assert time.monotonic() - started < 1.0
+
+
+class _CountingReads(InMemoryTaskStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def head(self, task_id: str) -> Commit | None:
+        self.reads += 1
+        return await super().head(task_id)
+
+    async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
+        self.reads += 1
+        return await super().latest(task_id, limit=limit, through=through)
+
+
+async def test_the_notifying_wrapper_reads_the_tasks_it_wrote_from_memory_and_the_others_from_the_store() -> (
+    None
+):
+    """dev's store: it alone writes its table, so a task it wrote from its first commit on is read
+    back without a call to the emulator; a task from before it started is read from the store."""
+    inner = _CountingReads()
+    older = commit("older", 1, TaskState.submitted)
+    await inner.append(older)  # written before this process
+    store = NotifyingTaskStore(inner)
+    first = commit("t1", 1, TaskState.submitted)
+    second = commit("t1", first.next_seq, TaskState.working)
+    await store.append(first)
+    await store.append(second)
+    await store.attach_snapshot(second, b"{}")
+
+    assert await store.head("t1") == second
+    assert [entry.commit for entry in await store.latest("t1", limit=5)] == [second, first]
+    assert (await store.latest("t1", limit=1))[0].snapshot == b"{}"
+    assert await store.read("t1", after_seq=first.last_seq) == [second]
+    assert inner.reads == 0
+    assert await store.head("older") == older
+    assert inner.reads == 1
+
+
+async def test_the_notifying_wrapper_keeps_a_bounded_number_of_logs() -> None:
+    inner = _CountingReads()
+    store = NotifyingTaskStore(inner, kept_tasks=2)
+    for task_id in ("t1", "t2", "t3"):
+        await store.append(commit(task_id, 1, TaskState.submitted))
+    await store.head("t3")
+    await store.head("t2")
+    assert inner.reads == 0
+    assert (await store.head("t1")) is not None  # pushed out: read from the store
+    assert inner.reads == 1

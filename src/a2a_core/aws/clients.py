@@ -100,11 +100,15 @@ def build_clients(
     *,
     credentials: tuple[str, str] | None = None,
     sdk: Sdk = "lean",
+    connections: int = 10,
 ) -> AwsClients:
-    """Clients for ``region``; ``endpoint_url`` points every service at an emulator (moto), and
-    ``credentials`` (key id, secret) replace the usual chain (the emulator's own). Contacts
+    """Clients for ``region``; ``endpoint_url`` points every service at an emulator (moto),
+    ``credentials`` (key id, secret) replace the usual chain (the emulator's own), ``connections``
+    is how many connections each botocore client keeps open (botocore's default: 10). Contacts
     nothing and imports nothing of botocore."""
-    make = client_factory(region, endpoint_url, read_timeout=10, credentials=credentials, sdk=sdk)
+    make = client_factory(
+        region, endpoint_url, read_timeout=10, credentials=credentials, sdk=sdk, connections=connections
+    )
     return AwsClients(
         dynamodb=cast("DynamoDBClient", make("dynamodb")),
         sqs=cast("SQSClient", make("sqs")),
@@ -124,13 +128,14 @@ def client_factory(
     read_timeout: float,
     credentials: tuple[str, str] | None = None,
     sdk: Sdk = "lean",
+    connections: int = 10,
 ) -> Callable[[str], Any]:
     """``make(service)``: a lean client where one serves (DynamoDB, SQS, KMS; see the module's
     docstring), else a botocore client on first use. botocore's share one session (credentials
     from the usual chain, unless ``credentials`` are given) and retry in ``standard`` mode, as
     the lean ones do; the session is created by the first botocore client built."""
     chain = CredentialChain(credentials)
-    botocore = _BotocoreClients(region, endpoint_url, read_timeout, credentials)
+    botocore = _BotocoreClients(region, endpoint_url, read_timeout, credentials, connections)
 
     def make(service: str) -> Any:
         url = lean_endpoint(service, region, endpoint_url) if sdk == "lean" else None
@@ -165,8 +170,14 @@ class _BotocoreClients:
     """botocore clients sharing one session, made one at a time (a session is not thread-safe)."""
 
     def __init__(
-        self, region: str, endpoint_url: str | None, read_timeout: float, credentials: tuple[str, str] | None
+        self,
+        region: str,
+        endpoint_url: str | None,
+        read_timeout: float,
+        credentials: tuple[str, str] | None,
+        connections: int = 10,
     ) -> None:
+        self._connections = connections
         self._region = region
         self._endpoint_url = endpoint_url
         self._read_timeout = read_timeout
@@ -179,7 +190,7 @@ class _BotocoreClients:
     def make(self, service: str) -> Any:
         with self._lock:
             if self._session is None:
-                self._session, self._config = _session(self._region, self._read_timeout)
+                self._session, self._config = _session(self._region, self._read_timeout, self._connections)
             return self._session.create_client(
                 service,
                 endpoint_url=self._endpoint_url,
@@ -189,7 +200,7 @@ class _BotocoreClients:
             )
 
 
-def _session(region: str, read_timeout: float) -> tuple[Any, Any]:
+def _session(region: str, read_timeout: float, connections: int = 10) -> tuple[Any, Any]:
     import botocore.session
     from botocore.config import Config
 
@@ -202,6 +213,7 @@ def _session(region: str, read_timeout: float) -> tuple[Any, Any]:
         retries={"max_attempts": 4, "mode": "standard"},
         connect_timeout=2,
         read_timeout=read_timeout,
+        max_pool_connections=connections,
     )
     return session, config
 

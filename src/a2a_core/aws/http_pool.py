@@ -74,6 +74,9 @@ class HttpPool:
             connection.close()
             raise
 
+    def __del__(self) -> None:  # a pool let go of (a test's client, a rebuilt one) closes its sockets
+        self.reset()
+
     def reset(self) -> None:
         """Close every idle connection (after a snapshot restore or a fork)."""
         with self._lock:

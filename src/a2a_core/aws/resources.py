@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from a2a_core.aws.dynamodb.keys import STATE
 from a2a_core.core.worker import MAX_ATTEMPTS
 
 if TYPE_CHECKING:
@@ -22,19 +23,45 @@ class TableSpec:
     partition_key: str = "pk"
     sort_key: str = "sk"
     ttl_attribute: str = "expires_at"
-    # Sparse index of each owner's tasks, newest created first (ListTasks): only a task's first
-    # commit carries its keys, so it holds one entry per task and later commits never write it.
+    # Sparse index of each owner's tasks per context, newest created first (ListTasks with a
+    # contextId): only a task's first commit carries its keys (the partition key a digest of
+    # owner and context, `keys.context_key`), so it holds one entry per task that no later
+    # commit writes. Named for what it held before contexts were its partitions: one owner's
+    # tasks (`keys.index_owner`); entries of tasks written then are still keyed so.
     owner_index: str = "by-owner"
     owner_key: str = "owner"
     owner_sort_key: str = "created_at"
-    # Projected into the owner index besides the keys: the context filter and the expiry filter.
+    # Projected into the owner index besides the keys: the context and the expiry filter.
     context_attribute: str = "context_id"
+    # Sparse index of each owner's tasks in listing order (ListTasks without a contextId,
+    # `core.list_keys`): one entry per task, carried by the commit that entered the class of
+    # its state and moved (the old carrier's keys removed) only when that class changes.
+    # Short names: they are on the commit that ends each turn, which should fit one write unit.
+    list_index: str = "by-update"
+    list_key: str = "lo"  # the owner (`keys.index_owner`)
+    list_sort_key: str = "la"  # `list_keys.sort_value`, to the millisecond
+    # Projected into the listing index: the commit's state (the class filter) and the expiry
+    # filter (`keys.STATE`: every commit item holds it).
+    state_attribute: str = STATE
     stream_view_type: str = "NEW_IMAGE"
 
     @property
     def owner_index_attributes(self) -> list[str]:
         """The non-key attributes the owner index projects (INCLUDE)."""
         return [self.context_attribute, self.ttl_attribute]
+
+    @property
+    def list_index_attributes(self) -> list[str]:
+        """The non-key attributes the listing index projects (INCLUDE)."""
+        return [self.state_attribute, self.ttl_attribute]
+
+    @property
+    def indexes(self) -> dict[str, tuple[str, str, list[str]]]:
+        """Each global secondary index: its partition key, sort key and projected attributes."""
+        return {
+            self.owner_index: (self.owner_key, self.owner_sort_key, self.owner_index_attributes),
+            self.list_index: (self.list_key, self.list_sort_key, self.list_index_attributes),
+        }
 
 
 @dataclass(frozen=True)
@@ -82,6 +109,8 @@ def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> 
             {"AttributeName": spec.sort_key, "AttributeType": "S"},
             {"AttributeName": spec.owner_key, "AttributeType": "S"},
             {"AttributeName": spec.owner_sort_key, "AttributeType": "N"},
+            {"AttributeName": spec.list_key, "AttributeType": "S"},
+            {"AttributeName": spec.list_sort_key, "AttributeType": "N"},
         ],
         KeySchema=[
             {"AttributeName": spec.partition_key, "KeyType": "HASH"},
@@ -89,13 +118,14 @@ def create_table(client: DynamoDBClient, name: str, spec: TableSpec = TABLE) -> 
         ],
         GlobalSecondaryIndexes=[
             {
-                "IndexName": spec.owner_index,
+                "IndexName": name,
                 "KeySchema": [
-                    {"AttributeName": spec.owner_key, "KeyType": "HASH"},
-                    {"AttributeName": spec.owner_sort_key, "KeyType": "RANGE"},
+                    {"AttributeName": partition, "KeyType": "HASH"},
+                    {"AttributeName": sort, "KeyType": "RANGE"},
                 ],
-                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": spec.owner_index_attributes},
+                "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": projected},
             }
+            for name, (partition, sort, projected) in spec.indexes.items()
         ],
         StreamSpecification={"StreamEnabled": True, "StreamViewType": spec.stream_view_type},  # type: ignore[typeddict-item]
     )

@@ -41,13 +41,16 @@ class TaskStorage(Construct):
             encryption=dynamodb.TableEncryption.AWS_MANAGED,
             removal_policy=RemovalPolicy.RETAIN,
         )
-        self.table.add_global_secondary_index(
-            index_name=spec.owner_index,
-            partition_key=dynamodb.Attribute(name=spec.owner_key, type=_STRING),
-            sort_key=dynamodb.Attribute(name=spec.owner_sort_key, type=_NUMBER),
-            projection_type=dynamodb.ProjectionType.INCLUDE,
-            non_key_attributes=spec.owner_index_attributes,
-        )
+        # An existing table gains at most one index per deploy (DynamoDB creates one at a time):
+        # add them one release apart.
+        for name, (partition, sort, projected) in spec.indexes.items():
+            self.table.add_global_secondary_index(
+                index_name=name,
+                partition_key=dynamodb.Attribute(name=partition, type=_STRING),
+                sort_key=dynamodb.Attribute(name=sort, type=_NUMBER),
+                projection_type=dynamodb.ProjectionType.INCLUDE,
+                non_key_attributes=projected,
+            )
         self.bucket = s3.Bucket(
             self,
             "Parts",
@@ -70,15 +73,16 @@ class TaskStorage(Construct):
         )
 
     @property
-    def owner_index_arn(self) -> str:
-        return f"{self.table.table_arn}/index/{self.spec.owner_index}"
+    def index_arns(self) -> list[str]:
+        """The ARNs of the table's indexes ListTasks queries."""
+        return [f"{self.table.table_arn}/index/{name}" for name in self.spec.indexes]
 
     def grant_task_log(
         self, function: lambda_.Function, *, write: bool, delete: bool = False, owner_index: bool = False
     ) -> None:
         """Let ``function`` read (and ``write``, ``delete``) the table's items and the large bodies,
-        and query the owner index (``owner_index``, ListTasks); nothing else of the table or the
-        bucket."""
+        and query the listing indexes (``owner_index``, ListTasks); nothing else of the table or
+        the bucket."""
         table_actions = [
             *_READ_ITEMS,
             *(_WRITE_ITEMS if write else ()),
@@ -89,7 +93,7 @@ class TaskStorage(Construct):
         )
         if owner_index:
             function.add_to_role_policy(
-                iam.PolicyStatement(actions=["dynamodb:Query"], resources=[self.owner_index_arn])
+                iam.PolicyStatement(actions=["dynamodb:Query"], resources=self.index_arns)
             )
         function.add_to_role_policy(
             iam.PolicyStatement(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from a2a_core.core.lifecycle import check_transition, is_terminal
+from a2a_core.core.list_keys import next_listing
 from a2a_core.core.records import (
     ArtifactUpdated,
     Commit,
@@ -73,4 +74,7 @@ def next_commit(head: Commit, change: Change, now: float) -> Commit:
         owner=head.owner,
         task_created_at=head.started_at,
         write_id=new_write_id(),
+        listing=next_listing(
+            head, state, head.next_seq, status_changed=any(isinstance(e, StatusChanged) for e in events)
+        ),
     )

@@ -18,7 +18,3 @@ class EngineConfig:
     max_text_part_chars: int = 200_000
     max_history_length: int = 1000
     file_uri_schemes: tuple[str, ...] = DEFAULT_FILE_URI_SCHEMES
-    # ListTasks with a state or timestamp filter: candidate tasks one page reads at most, and
-    # the first page reads to count the total (see `a2a_core.core.task_listing`).
-    list_scan_limit: int = 500
-    list_count_limit: int = 5000

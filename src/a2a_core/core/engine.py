@@ -64,12 +64,7 @@ class TaskEngine:
         self.broker = broker
         self.config = config or EngineConfig()
         self.push = push
-        self._lister = TaskLister(
-            ledger,
-            page_tokens or PageTokens(secrets.token_bytes(32)),
-            scan_limit=self.config.list_scan_limit,
-            count_limit=self.config.list_count_limit,
-        )
+        self._lister = TaskLister(ledger, page_tokens or PageTokens(secrets.token_bytes(32)))
 
     async def submit(self, request: SendRequest, caller: Caller) -> Submission:
         """Create or continue the task and queue its turn; shared by sending and streaming."""
@@ -116,8 +111,8 @@ class TaskEngine:
         )
 
     async def list_tasks(self, query: ListTasksQuery, caller: Caller) -> TaskPage:
-        """The caller's own tasks, newest *created* first (the spec says last updated first: see
-        `a2a_core.core.task_listing` for why, and for tokens, totals and limits)."""
+        """The caller's own tasks, most recently updated first (`a2a_core.core.task_listing`
+        has the order, tokens and totals)."""
         return await self._lister.page(query, caller.principal, self.history_limit(query.history_length))
 
     async def cancel_task(self, ref: TaskRef, caller: Caller) -> Task:

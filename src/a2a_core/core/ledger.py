@@ -15,13 +15,19 @@ newest snapshot plus the commits after it, never the whole log.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Collection
 
 from a2a_core.core.backoff import Backoff
 from a2a_core.core.changes import CREATED_SEQ, LAST_SEQ, Decide, next_commit, now_iso
-from a2a_core.core.errors import ConcurrentUpdateError, InternalError, TaskNotFoundError
-from a2a_core.core.listing import TaskList, filtered_page, index_page
+from a2a_core.core.errors import (
+    ConcurrentUpdateError,
+    InternalError,
+    StoreUnavailableError,
+    TaskNotFoundError,
+)
+from a2a_core.core.list_keys import carries_entry
 from a2a_core.core.records import (
     ANONYMOUS_OWNER,
     Commit,
@@ -36,6 +42,8 @@ from a2a_core.core.store import TaskStore
 from a2a_core.core.store_retries import RetryingTaskStore
 from a2a_core.core.task_reads import TaskReader, TaskView
 from a2a_core.domain import Message, Task, TaskState, TaskStatus
+
+logger = logging.getLogger(__name__)
 
 
 class TaskLedger:
@@ -101,6 +109,7 @@ class TaskLedger:
             metadata=metadata,
             owner=owner,
             write_id=new_write_id(),
+            listing=1,
         )
         commit = first.model_copy(update={"snapshot_mark": next_mark(None, _size(first))})
         try:
@@ -215,6 +224,7 @@ class TaskLedger:
                 await self.store.append(commit, snapshot)
             except ConcurrentUpdateError:
                 continue
+            await self._move_entry(current, commit)
             return commit
         raise InternalError(f"Task {task_id} is too busy: gave up after {self._max_races} write races")
 
@@ -233,50 +243,18 @@ class TaskLedger:
             head = await self.head(task_id)
         return head
 
-    async def list_tasks(
-        self,
-        owner: str,
-        *,
-        context_id: str | None = None,
-        after: str | None = None,
-        limit: int,
-        history_length: int | None = None,
-        keep: Callable[[Task], bool] | None = None,
-        scan_limit: int = 500,
-        count: bool = False,
-    ) -> TaskList:
-        """A page of ``owner``'s tasks, newest created first, each as `load` reads it.
+    async def _move_entry(self, head: Commit, commit: Commit) -> None:
+        """Once ``commit`` (stored) carries the task's listing entry, remove ``head``'s carrier's.
 
-        ``after`` is a ``next_position`` of an earlier page. Without ``keep`` the page is the
-        next ``limit`` tasks of the owner index (in ``context_id`` if given). With ``keep`` each
-        candidate's current state decides: at most ``scan_limit`` candidates are read (``count``:
-        all of them, to count every match), so a page may hold fewer than ``limit`` tasks and
-        still have a next page. Tasks that expire while listed are left out.
-        """
-
-        async def read(task_id: str) -> Task | None:
-            try:
-                return await self.load(task_id, history_length, owner=owner)
-            except TaskNotFoundError:
-                return None
-
-        if keep is None:
-            return await index_page(self.store, read, owner, context_id=context_id, after=after, limit=limit)
-        return await filtered_page(
-            self.store,
-            read,
-            owner,
-            context_id=context_id,
-            after=after,
-            limit=limit,
-            keep=keep,
-            scan_limit=scan_limit,
-            count=count,
-        )
-
-    async def count_tasks(self, owner: str, *, context_id: str | None = None) -> int:
-        """How many tasks `list_tasks` lists for ``owner`` without ``keep``, in all."""
-        return await self.store.count_owned(owner, context_id=context_id)
+        Best effort: the commit is stored whatever happens here, and a listing drops an entry its
+        task's head no longer names (`a2a_core.core.listing`): an entry left behind costs a read,
+        never a wrong answer."""
+        if head.listing is None or head.listing == commit.listing or not carries_entry(commit):
+            return
+        try:
+            await self.store.unlist(commit.task_id, head.listing)
+        except StoreUnavailableError:
+            logger.warning("task %s: the listing entry of commit %d stays", commit.task_id, head.listing)
 
     async def _with_snapshot(
         self, head: Commit, commit: Commit, known: Folding | None

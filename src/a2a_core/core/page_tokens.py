@@ -1,10 +1,11 @@
 """ListTasks page tokens: opaque to clients, authenticated, bound to one caller and one query.
 
-A token is base64url (no padding) of a small JSON payload (where the next page starts, the
-listing's total, when the token expires) followed by a 16-byte HMAC-SHA256 tag over the payload
-*and* the listing's scope: the owner and the filters of the request that earned it. A token is
-only accepted back with the same scope, so it cannot be forged, edited, or replayed by another
-caller or with other filters; clients learn nothing from it but its length.
+A token is base64url (no padding) of a small JSON payload (where the next page starts, how many
+tasks the listing's earlier pages held, when the token expires) followed by a 16-byte
+HMAC-SHA256 tag over the payload *and* the listing's scope: the owner and the filters of the
+request that earned it. A token is only accepted back with the same scope, so it cannot be
+forged, edited, or replayed by another caller or with other filters; clients learn nothing from
+it but its length.
 
 Isolation never rests on the token: every page queries the caller's own index partition, so a
 token could at worst move a caller around its own tasks. The tag keeps that honest (a position
@@ -38,10 +39,11 @@ Scope = Sequence[str | None]  # the owner, then the filters, in a fixed order
 
 @dataclass(frozen=True)
 class Cursor:
-    """What a token carries: where the next page starts, and the total the first page counted."""
+    """What a token carries: where the next page starts, and how many tasks the pages before it
+    listed (a lower bound of the listing's total)."""
 
     position: str
-    total: int
+    listed: int
 
 
 class PageTokens:
@@ -61,7 +63,7 @@ class PageTokens:
 
     def issue(self, scope: Scope, cursor: Cursor) -> str:
         expires = int(self._clock() + self._ttl)
-        payload = json.dumps([cursor.position, cursor.total, expires], separators=(",", ":")).encode()
+        payload = json.dumps([cursor.position, cursor.listed, expires], separators=(",", ":")).encode()
         return base64.urlsafe_b64encode(payload + self._tag(scope, payload)).rstrip(b"=").decode()
 
     def read(self, token: str, scope: Scope) -> Cursor:
@@ -71,10 +73,10 @@ class PageTokens:
         payload, tag = raw[:-_TAG_BYTES], raw[-_TAG_BYTES:]
         if len(raw) <= _TAG_BYTES or not hmac.compare_digest(tag, self._tag(scope, payload)):
             raise _invalid("was not issued for this request (another caller, other filters, or edited)")
-        position, total, expires = json.loads(payload)  # ours: the tag proves it
+        position, listed, expires = json.loads(payload)  # ours: the tag proves it
         if self._clock() > expires:
             raise _invalid("has expired")
-        return Cursor(position=position, total=total)
+        return Cursor(position=position, listed=listed)
 
     def _tag(self, scope: Scope, payload: bytes) -> bytes:
         bound = json.dumps(list(scope), separators=(",", ":")).encode()

@@ -146,6 +146,10 @@ class Commit(_Record):
     # sequence number is this very commit, appended by an earlier call whose answer was lost
     # (`TaskStore.append` is idempotent on it). None on commits written before it was recorded.
     write_id: str | None = None
+    # The first_seq of the commit that carries the task's entry in the store's listing index
+    # (`a2a_core.core.list_keys`): this commit's own when it entered the class of its state,
+    # else its predecessor's. None on commits written before tasks were listed by class.
+    listing: int | None = None
 
     @property
     def started_at(self) -> float | None:

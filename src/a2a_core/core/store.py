@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import json
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Collection
@@ -19,30 +18,20 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from a2a_core.core.errors import ConcurrentUpdateError
+from a2a_core.core.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks
+from a2a_core.core.memory_index import MemoryListIndex
 from a2a_core.core.notify import Notifier
 from a2a_core.core.records import ANONYMOUS_OWNER, Commit
 
-
-class InvalidPositionError(ValueError):
-    """A list position this adapter did not produce (`TaskStore.list_owned`)."""
-
-
-@dataclass(frozen=True)
-class IndexedTask:
-    """One task as the owner index holds it: enough to read it, or to skip it."""
-
-    task_id: str
-    context_id: str
-    created_at: float
-    # Where a listing resumes to continue after this task (opaque, see `TaskStore.list_owned`).
-    position: str
-
-
-@dataclass(frozen=True)
-class OwnedTasks:
-    tasks: tuple[IndexedTask, ...]
-    # Where the next call continues; None once the listing is exhausted.
-    next_position: str | None
+__all__ = [
+    "InMemoryTaskStore",
+    "IndexQuery",
+    "IndexedTask",
+    "InvalidPositionError",
+    "LogEntry",
+    "OwnedTasks",
+    "TaskStore",
+]
 
 
 @dataclass(frozen=True)
@@ -111,34 +100,46 @@ class TaskStore(ABC):
 
     @abstractmethod
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
-        """A page of ``owner``'s tasks (those created in ``context_id`` only, if given).
+        """Candidates for a page of ``owner``'s tasks that match ``query``: every task that
+        matches, maybe with others (the caller reads each candidate and keeps those that match
+        when it reads them: a submitted task is a candidate for ``working`` too).
 
         Isolation: only tasks whose first commit names ``owner`` (a commit without an owner
         counts as `ANONYMOUS_OWNER`'s, as the ledger treats it).
-        Order: newest created first (the first commit's ``created_at``); tasks created at the same
-        instant come in an adapter-defined order that is the same on every call.
-        Pages: at most ``limit`` tasks, continuing after ``after`` (a ``position`` or a
-        ``next_position`` this adapter returned for the same owner and context; None starts at
-        the newest). ``next_position`` is None once nothing follows; otherwise the next call with
-        it returns the tasks that follow, each task exactly once across the calls. To bound one
-        call's work (a context filter skipping many tasks) an adapter may return fewer than
-        ``limit`` tasks, even none, with a ``next_position``; a position may also lead to an
-        empty last page. Positions are opaque, short strings meant to travel inside page tokens;
-        a string this adapter did not produce raises `InvalidPositionError`.
-        Consistency: may lag task creation briefly on adapters backed by an eventually
-        consistent index (DynamoDB's global secondary index), unlike `head` and `read`; a task
-        listed may have expired since (reading it finds nothing). Tasks past their retention are
-        not listed.
+        Order: with ``query.context_id``, newest created first (the first commit's
+        ``created_at``); otherwise by `list_keys.sort_value` of the commit carrying each task's
+        entry, largest first (tasks in progress first, then the others by status timestamp,
+        newest first). Ties come in an adapter-defined order that is the same on every call.
+        Filters: ``listed`` keeps the entries carried by commits of that class; ``since`` those
+        whose sort value is at least ``since`` (every task in progress, and the others whose
+        status changed at or after it); both are applied to entries, so with ``context_id``
+        (whose index holds no state) an adapter may leave them to the caller.
+        Pages: at most ``limit`` entries, continuing after ``after`` (a ``position`` or a
+        ``next_position`` this adapter returned for the same owner and query; None starts at
+        the top). ``next_position`` is None once nothing follows; otherwise the next call with
+        it returns the entries that follow. To bound one call's work (filters skipping many
+        entries) an adapter may return fewer than ``limit`` entries, even none, with a
+        ``next_position``; a position may also lead to an empty last page. Positions are opaque,
+        short strings meant to travel inside page tokens; a string this adapter did not produce
+        raises `InvalidPositionError`.
+        Consistency: may lag appends briefly on adapters backed by an eventually consistent
+        index (DynamoDB's global secondary indexes), unlike `head` and `read`. An entry moves
+        when a newer commit carries it (`Commit.listing`): the old one is removed by `unlist`
+        just after that commit is stored, so for a moment (or, if the writer died in between,
+        until the task moves again) both may be listed; the old one's ``seq`` is no longer the
+        head's carrier. A task listed may have expired since (reading it finds nothing). Tasks
+        past their retention are not listed.
         """
 
     @abstractmethod
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        """How many tasks `list_owned` would list for ``owner`` (and ``context_id``) in all.
+    async def unlist(self, task_id: str, seq: int) -> None:
+        """Remove the listing entry the commit at ``seq`` carries: a newer commit of the task
+        carries it now (`Commit.listing`). Nothing if it has none, or is gone. Idempotent.
 
-        Same isolation and consistency as `list_owned`; costs a read of the owner's whole index.
-        """
+        Adapters whose index moves an entry as the commit taking it over is appended (the
+        in-memory one) have nothing to do."""
 
     @abstractmethod
     async def owned(self, task_id: str, owner: str) -> bool:
@@ -174,8 +175,7 @@ class InMemoryTaskStore(TaskStore):
         self._lock = threading.Lock()
         # Per task, in order.
         self._logs: dict[str, list[_Stored]] = {}
-        # Per owner: (created_at, task_id, context_id) of each task, oldest first.
-        self._owned: dict[str, list[tuple[float, str, str]]] = {}
+        self._index = MemoryListIndex()
         self._owners: dict[str, str] = {}  # task id -> the owner of its first commit
         self._notifier = Notifier()
 
@@ -195,14 +195,13 @@ class InMemoryTaskStore(TaskStore):
                     raise ConcurrentUpdateError(f"task {commit.task_id} already exists")
                 self._logs[commit.task_id] = [entry]
                 self._owners[commit.task_id] = commit.owner or ANONYMOUS_OWNER
-                owned = self._owned.setdefault(commit.owner or ANONYMOUS_OWNER, [])
-                bisect.insort(owned, (commit.created_at, commit.task_id, commit.context_id))
             else:
                 if log is None:
                     raise ConcurrentUpdateError(f"task {commit.task_id} does not exist")
                 if log[-1].last_seq + 1 != commit.first_seq:
                     raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken")
                 log.append(entry)
+            self._index.add(commit)
         self._notifier.notify(commit.task_id)
 
     async def head(self, task_id: str) -> Commit | None:
@@ -256,28 +255,13 @@ class InMemoryTaskStore(TaskStore):
             return self._owners.get(task_id) == owner
 
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
         with self._lock:
-            owned = self._owned.get(owner, [])
-            # Newest first: walk the (oldest first) list backwards from below ``after``.
-            end = len(owned) if after is None else bisect.bisect_left(owned, _position_key(after))
-            found: list[IndexedTask] = []
-            index = end
-            while index > 0 and len(found) <= limit:
-                index -= 1
-                created_at, task_id, context = owned[index]
-                if context_id is None or context == context_id:
-                    found.append(IndexedTask(task_id, context, created_at, _position(created_at, task_id)))
-        if len(found) <= limit:
-            return OwnedTasks(tuple(found), None)
-        page = tuple(found[:limit])
-        return OwnedTasks(page, page[-1].position)
+            return self._index.list(owner, query, after, limit)
 
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        with self._lock:
-            owned = self._owned.get(owner, [])
-            return sum(1 for _, _, context in owned if context_id is None or context == context_id)
+    async def unlist(self, task_id: str, seq: int) -> None:
+        pass  # its index moved the entry when the commit that carries it now was appended
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         await self._notifier.wait(task_id, timeout, ready=lambda: self._last_seq(task_id) > after_seq)
@@ -302,20 +286,3 @@ def _stored_at(log: list[_Stored], commit: Commit) -> str | None:
 
 def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:
     return LogEntry(stored.commit, stored.snapshot if snapshots else None)
-
-
-def _position(created_at: float, task_id: str) -> str:
-    return json.dumps([created_at, task_id], separators=(",", ":"))
-
-
-def _position_key(position: str) -> tuple[float, str]:
-    """The (created_at, task_id) a position stands for."""
-    try:
-        parsed = json.loads(position)
-    except ValueError:
-        parsed = None
-    match parsed:
-        case [int() | float() as created_at, str(task_id)] if not isinstance(created_at, bool):
-            return float(created_at), task_id
-        case _:
-            raise InvalidPositionError(f"not a task list position: {position!r}")

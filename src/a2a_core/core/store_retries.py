@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.records import Commit
-from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 logger = logging.getLogger(__name__)
 
@@ -77,17 +77,14 @@ class RetryingTaskStore(TaskStore):
     async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
         return await self._retried("attach_snapshot", lambda: self.inner.attach_snapshot(commit, snapshot))
 
+    async def unlist(self, task_id: str, seq: int) -> None:
+        await self._retried("unlist", lambda: self.inner.unlist(task_id, seq))
+
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
         return await self._retried(
-            "list_owned",
-            lambda: self.inner.list_owned(owner, context_id=context_id, after=after, limit=limit),
-        )
-
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        return await self._retried(
-            "count_owned", lambda: self.inner.count_owned(owner, context_id=context_id)
+            "list_owned", lambda: self.inner.list_owned(owner, query, after=after, limit=limit)
         )
 
     async def owned(self, task_id: str, owner: str) -> bool:

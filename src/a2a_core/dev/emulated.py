@@ -1,11 +1,12 @@
-"""`a2a-serverless dev --backend local`: dev on the AWS emulator (`a2a_core.emulator`), moto's server
-started in-process. The worker and dead-letter Lambda handlers are driven by SQS pollers (as event
-source mappings drive them in AWS), the push function is fed by the table's stream, and a state
-directory optionally keeps it all across restarts."""
+"""`a2a-serverless dev --backend local`: dev on the AWS emulator (`a2a_core.emulator`), moto's
+server started in a process of its own. The worker and dead-letter Lambda handlers are driven by
+SQS pollers (as event source mappings drive them in AWS), the push function is fed by the table's
+stream, and a state directory optionally keeps it all across restarts."""
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -51,12 +52,37 @@ def emulated_stack(settings: Settings, agent: Agent, state_dir: Path | None) -> 
 
 
 def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevStack:
+    from a2a_core.emulator.process import EmulatorProcess
+
+    # moto loads in the child: without it the child could only die, so it is missed here, as an
+    # import of this process would be (the CLI names the extra to install).
+    if importlib.util.find_spec("moto") is None:
+        raise ModuleNotFoundError("No module named 'moto'", name="moto")
+    child = EmulatorProcess()
+    try:
+        # What this process needs next loads while the child starts moto (about a second).
+        import botocore.session  # noqa: F401
+
+        import a2a_core.aws.lambdas
+        import a2a_core.compose.aws  # noqa: F401
+        from a2a_core.emulator.moto_server import connect
+
+        aws = connect(child.wait_until_serving(), settings.aws_region, child, "a2a-dev" if state else None)
+    except BaseException:
+        child.stop()
+        raise
+    try:
+        return _stack_on(aws, settings, agent, state)
+    except BaseException:
+        aws.stop()
+        raise
+
+
+def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDir | None) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
-    from a2a_core.emulator.moto_server import start_emulator
     from a2a_core.emulator.pollers import SqsPoller
     from a2a_core.push.signing import LocalSigner
 
-    aws = start_emulator("a2a-dev" if state is not None else None, settings.aws_region)
     settings = loopback_webhooks(settings).model_copy(
         update={
             "aws_endpoint_url": aws.endpoint_url,
@@ -105,6 +131,7 @@ def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevSt
             poller.skip_existing()  # the restored history was notified before
         stack.background.append(poller.run)
     if state is not None:
+        stack.startup.append(lambda: _list_restored(adapters, aws))
         stack.startup.append(lambda: _resume(service, adapters.broker, aws))
     return stack
 
@@ -151,6 +178,13 @@ def _restore(state: StateDir, aws: EmulatedAws) -> tuple[str, WriteJournal]:
     if restored.failed:
         kept += f"; {restored.failed} journal entries could not be replayed (see the log)"
     return kept, journal
+
+
+async def _list_restored(adapters: Adapters, aws: EmulatedAws) -> None:
+    """Tasks a previous version of dev kept are listed as this one lists them."""
+    from a2a_core.aws.dynamodb.list_migration import migrate
+
+    await migrate(aws.clients.dynamodb, aws.names.table, adapters.store)
 
 
 async def _resume(service: AgentServer, broker: Broker, aws: EmulatedAws) -> None:

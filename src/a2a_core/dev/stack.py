@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from a2a_core.dev.guard import DevDoors
 
 logger = logging.getLogger(__name__)
+# How long stopping waits for the worker's pollers to finish what they hold.
+STOP_GRACE_SECONDS = 3.0
 
 
 def build_dev_stack(
@@ -72,7 +74,10 @@ def _lifespan(stack: DevStack) -> Callable[[Starlette], contextlib.AbstractAsync
             yield
         finally:
             stop.set()
-            for task in tasks:
+            # A poller finishes the batch in hand (its thread cannot be cancelled) before the
+            # emulator goes; a turn still running after that is resumed by the next start.
+            _, running = await asyncio.wait(tasks, timeout=STOP_GRACE_SECONDS) if tasks else (set(), set())
+            for task in running:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             if stack.emulator is not None:
@@ -91,7 +96,7 @@ def _in_process(settings: Settings, agent: Agent, _state_dir: Path | None) -> De
     assert isinstance(broker, InMemoryBroker)  # the memory backend's: this process's queue
     worker = compose_worker(adapters, agent)
     stack = DevStack(compose_server(adapters), worker, broker, "in-memory (this process only)")
-    stack.background.append(lambda stop: run_worker_loop(broker, worker))
+    stack.background.append(lambda stop: run_worker_loop(broker, worker, stop))
     return stack
 
 
@@ -138,10 +143,11 @@ _RUNNERS: dict[str, Callable[[Settings, Agent, Path | None], DevStack]] = {
 }
 
 
-async def run_worker_loop(broker: InMemoryBroker, worker: Worker) -> None:
-    """Hand each queued operation to the worker; turns of different tasks run concurrently."""
+async def run_worker_loop(broker: InMemoryBroker, worker: Worker, stop: asyncio.Event | None = None) -> None:
+    """Hand each queued operation to the worker, until ``stop``; turns of different tasks run
+    concurrently."""
     running: set[asyncio.Task[None]] = set()
-    while True:
+    while stop is None or not stop.is_set():
         operation = await broker.receive(timeout=1.0)
         if operation is None:
             continue

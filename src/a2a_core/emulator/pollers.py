@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext, sqs_event
@@ -71,20 +72,29 @@ class SqsPoller:
             logger.exception("%s failed as a whole; the batch will be delivered again", self.function_name)
             failed, crashed = {m["MessageId"] for m in messages}, True
         delay = _CRASH_RETRY_DELAY if self.retry_delay is None else self.retry_delay
+        done = [message for message in messages if message["MessageId"] not in failed]
+        if done:  # one call for the batch, as the event source mapping deletes it
+            self.client.delete_message_batch(
+                QueueUrl=self.queue_url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
+            )
         for message in messages:
-            if message["MessageId"] not in failed:
-                self.client.delete_message(QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"])
-            elif crashed or self.retry_delay is not None:  # else the handler set when it comes back
+            if message["MessageId"] in failed and (crashed or self.retry_delay is not None):
+                # else the handler set when it comes back
                 self.client.change_message_visibility(
                     QueueUrl=self.queue_url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=delay
                 )
         return len(messages)
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Poll until ``stop`` is set; each cycle runs in a thread (the handler owns its loop)."""
-        while not stop.is_set():
-            try:
-                await asyncio.to_thread(self.poll_once)
-            except Exception:
-                logger.exception("polling %s failed; retrying", self.queue_url)
-                await asyncio.sleep(1.0)
+        """Poll until ``stop`` is set; each cycle runs in a thread of this poller's own (the
+        handler owns its loop), so a long poll never holds one of the threads the event loop
+        lends to the API's AWS calls."""
+        loop = asyncio.get_running_loop()
+        with ThreadPoolExecutor(1, thread_name_prefix=self.function_name) as thread:
+            while not stop.is_set():
+                try:
+                    await loop.run_in_executor(thread, self.poll_once)
+                except Exception:
+                    logger.exception("polling %s failed; retrying", self.queue_url)
+                    await asyncio.sleep(1.0)

@@ -34,7 +34,7 @@ from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.lifecycle import is_terminal
 from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
 from a2a_core.core.snapshots import SNAPSHOT_EVERY
-from a2a_core.core.store import OwnedTasks
+from a2a_core.core.store import IndexQuery, OwnedTasks
 from a2a_core.domain import (
     Artifact,
     FilePart,
@@ -125,7 +125,12 @@ async def test_a_thousand_turns_keep_every_item_small(
     assert indexed == ["EVT#0000000001"]
     index_attributes = (TABLE.owner_sort_key, TABLE.context_attribute)
     assert all((name in item) == (TABLE.owner_key in item) for item in items for name in index_attributes)
-    assert [task.task_id for task in (await store.list_owned("anonymous", limit=5)).tasks] == ["long"]
+    # Each answer and the next question share a commit: the listing entry moved to the newest.
+    listed = [item[TABLE.sort_key]["S"] for item in items if TABLE.list_key in item]
+    assert listed == [max(item[TABLE.sort_key]["S"] for item in items)]
+    assert [task.task_id for task in (await store.list_owned("anonymous", IndexQuery(), limit=5)).tasks] == [
+        "long"
+    ]
 
 
 @pytest.mark.anyio
@@ -352,9 +357,9 @@ async def test_aws_failures_surface_as_store_unavailable_without_aws_detail(
     with pytest.raises(StoreUnavailableError):
         await missing_table.append(probe)
     with pytest.raises(StoreUnavailableError):
-        await missing_table.list_owned("anonymous", limit=5)
+        await missing_table.list_owned("anonymous", IndexQuery(), limit=5)
     with pytest.raises(StoreUnavailableError):
-        await missing_table.count_owned("anonymous")
+        await missing_table.list_owned("anonymous", IndexQuery(context_id="ctx"), limit=5)
     missing_bucket = make_store(
         local_aws, replace(aws_resources, bucket="no-such-bucket"), offload_threshold=0
     )
@@ -435,39 +440,42 @@ async def test_an_expired_task_reads_as_no_task_before_ttl_deletes_it(
     assert [commit.first_seq for commit in await store.read("t1")] == [1, 3]
     assert (await store.head("t1")) is not None
 
-    assert [task.task_id for task in (await store.list_owned("anonymous", limit=5)).tasks] == ["t1"]
+    for query in (IndexQuery(), IndexQuery(context_id="ctx")):
+        assert [task.task_id for task in (await store.list_owned("anonymous", query, limit=5)).tasks] == [
+            "t1"
+        ]
     now[0] += 1  # expired; the items are still in the table until TTL's sweep
     assert len(stored_items(local_aws, aws_resources)) == 2
-    assert await store.list_owned("anonymous", limit=5) == OwnedTasks((), None)
-    assert await store.count_owned("anonymous") == 0
+    for query in (IndexQuery(), IndexQuery(context_id="ctx")):
+        assert await store.list_owned("anonymous", query, limit=5) == OwnedTasks((), None)
     assert await store.head("t1") is None
     assert await store.read("t1") == []
     assert await store.read("t1", after_seq=1) == []
 
 
 @pytest.mark.anyio
-async def test_a_context_filter_that_skips_most_entries_pages_with_bounded_scans(
+async def test_a_class_filter_that_skips_most_entries_pages_with_bounded_scans(
     local_aws: EmulatedAws, aws_resources: ResourceNames
 ) -> None:
     store = make_store(local_aws, aws_resources, scan_limit=4)
     ledger = TaskLedger(store)
     for i in range(12):
-        context = "rare" if i in (1, 9) else "common"
         await ledger.create(
-            task_id=f"t{i:02d}", context_id=context, message=user_message(), run_id="r", owner="o"
+            task_id=f"t{i:02d}", context_id="ctx", message=user_message(), run_id="r", owner="o"
         )
+        if i in (1, 9):
+            await ledger.write(f"t{i:02d}", lambda _: Change([status(TaskState.rejected)]))
 
     pages = []
     after = None
     while True:
-        page = await store.list_owned("o", context_id="rare", after=after, limit=5)
+        page = await store.list_owned("o", IndexQuery(listed="rejected"), after=after, limit=5)
         pages.append([task.task_id for task in page.tasks])
         if page.next_position is None:
             break
         after = page.next_position
-    assert [task_id for page in pages for task_id in page] == ["t09", "t01"]
+    assert sorted(task_id for page in pages for task_id in page) == ["t01", "t09"]
     assert len(pages) >= 3  # each call examined at most 4 entries, so it took several
-    assert await store.count_owned("o", context_id="rare") == 2
 
 
 @pytest.mark.anyio
@@ -478,7 +486,11 @@ async def test_an_owner_too_long_for_an_index_key_is_indexed_by_its_digest(
     long_owner = "jwt:" + "x" * 3000  # DynamoDB refuses index keys over 2,048 bytes
     await ledger.create(task_id="t1", context_id="ctx", message=user_message(), run_id="r", owner=long_owner)
     await ledger.create(task_id="t2", context_id="ctx", message=user_message(), run_id="r", owner="jwt:short")
-    assert [task.task_id for task in (await store.list_owned(long_owner, limit=5)).tasks] == ["t1"]
-    assert [task.task_id for task in (await store.list_owned("jwt:short", limit=5)).tasks] == ["t2"]
+    for query in (IndexQuery(), IndexQuery(context_id="ctx")):
+        assert [task.task_id for task in (await store.list_owned(long_owner, query, limit=5)).tasks] == ["t1"]
+        assert [task.task_id for task in (await store.list_owned("jwt:short", query, limit=5)).tasks] == [
+            "t2"
+        ]
     (first,) = [item for item in stored_items(local_aws, aws_resources) if item[TASK_ID]["S"] == "t1"]
-    assert first[TABLE.owner_key]["S"].startswith("sha256:")
+    assert first[TABLE.list_key]["S"].startswith("sha256:")
+    assert first[TABLE.owner_key]["S"].startswith("context:")

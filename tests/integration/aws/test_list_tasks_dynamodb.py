@@ -1,5 +1,6 @@
-"""ListTasks over DynamoDB on moto's server: the owner index, its positions and its filters
-behind the engine, with the same expectations as the in-memory runs (tests/unit/test_list_tasks.py).
+"""ListTasks over DynamoDB on moto's server: the listing indexes, their positions and filters
+behind the engine, with the same expectations as the in-memory runs (tests/unit/test_list_tasks.py),
+and what the indexes cost: one index query a page, one read a task listed.
 """
 
 from __future__ import annotations
@@ -11,14 +12,13 @@ import pytest
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.config import EngineConfig
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
 from a2a_core.core.requests import ListTasksQuery
 from a2a_core.domain import TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
-from list_support import ALICE, BOB, STATES, Seeded, ids, list_all, make_engine, seed
+from list_support import ALICE, BOB, STATES, Seeded, ids, list_all, listing_order, make_engine, seed
 
 pytestmark = pytest.mark.anyio
 
@@ -38,13 +38,13 @@ def dynamodb_engine(
         retention_seconds=365 * 24 * 3600,
         scan_limit=scan_limit,
     )
-    return make_engine(tasks, clock, EngineConfig(list_scan_limit=60))
+    return make_engine(tasks, clock)
 
 
 async def test_paging_through_250_tasks_on_dynamodb_returns_every_match_exactly_once_in_order(
     local_aws: EmulatedAws, aws_resources: ResourceNames, clock: Clock
 ) -> None:
-    # A small index scan budget, so context filters page through several bounded queries.
+    # A small index scan budget, so class filters page through several bounded queries.
     engine = dynamodb_engine(local_aws, aws_resources, clock, scan_limit=40)
     seeded: list[Seeded] = []
     for i in range(250):
@@ -52,21 +52,27 @@ async def test_paging_through_250_tasks_on_dynamodb_returns_every_match_exactly_
         seeded.append(await seed(engine, clock, ALICE, state, context_id=context))
         if i % 10 == 0:
             await seed(engine, clock, BOB, state, context_id=context)
-    newest_first = list(reversed(seeded))
+    newest_first = [t.task_id for t in reversed(seeded)]
     # Each task read is a query on moto (slow): the filters' own combinations run in memory.
     cases = [
-        (ListTasksQuery(page_size=7), newest_first),
-        (ListTasksQuery(page_size=20, context_id="c2"), [t for t in newest_first if t.context_id == "c2"]),
+        (ListTasksQuery(page_size=7), listing_order(seeded)),
+        (
+            ListTasksQuery(page_size=9, state=TaskState.input_required),
+            listing_order([t for t in seeded if t.state == TaskState.input_required]),
+        ),
+        (
+            ListTasksQuery(page_size=20, context_id="c2"),
+            [t for t in newest_first if t in {s.task_id for s in seeded if s.context_id == "c2"}],
+        ),
         (
             ListTasksQuery(page_size=25, state=TaskState.working, context_id="c1"),
-            [t for t in newest_first if t.state == TaskState.working and t.context_id == "c1"],
+            [s.task_id for s in reversed(seeded) if s.state == TaskState.working and s.context_id == "c1"],
         ),
     ]
     for query, expected in cases:
         pages = await list_all(engine, ALICE, query)
-        assert ids(pages) == [t.task_id for t in expected], query
-        assert {page.total_size for page in pages} == {len(expected)}, query
-        assert pages[-1].next_page_token == ""
+        assert ids(pages) == expected, query
+        assert (pages[-1].next_page_token, pages[-1].total_size) == ("", len(expected)), query
 
 
 async def test_on_dynamodb_a_caller_lists_only_its_own_tasks_and_cannot_use_another_callers_token(
@@ -78,7 +84,7 @@ async def test_on_dynamodb_a_caller_lists_only_its_own_tasks_and_cannot_use_anot
     for caller, mine in ((ALICE, alice), (BOB, bob)):
         pages = await list_all(engine, caller, ListTasksQuery(page_size=2, context_id="shared"))
         assert ids(pages) == [t.task_id for t in reversed(mine)]
-        assert pages[0].total_size == 3
+        assert [page.total_size for page in pages] == [3, 3]
 
     query = ListTasksQuery(page_size=1)
     token = (await engine.list_tasks(query, ALICE)).next_page_token

@@ -8,6 +8,7 @@ key's prefix: all three use these names, defined once.
 from __future__ import annotations
 
 import hashlib
+import json
 
 TASK_ID = "task_id"
 FIRST_SEQ = "first_seq"
@@ -47,3 +48,10 @@ def index_owner(owner: str) -> str:
     """The owner index's partition key for ``owner``."""
     raw = owner.encode()
     return owner if len(raw) <= _MAX_OWNER_BYTES else f"sha256:{hashlib.sha256(raw).hexdigest()}"
+
+
+def context_key(owner: str, context_id: str) -> str:
+    """The owner index's partition key for ``owner``'s tasks in ``context_id``: a digest, so any
+    context id fits the key limit."""
+    both = json.dumps([index_owner(owner), context_id], separators=(",", ":")).encode()
+    return f"context:{hashlib.sha256(both).hexdigest()[:32]}"  # 128 bits: short, as items must be

@@ -4,9 +4,15 @@ An item is keyed `keys.task_key` / `keys.event_key` (of its first seq) and holds
 ``first_seq``, ``last_seq``, ``state``, ``write_id``, the TTL attribute and either ``body`` (the JSON)
 or ``body_ref`` (the S3 key of a body larger than ``offload_threshold`` bytes). A commit that
 carries a snapshot holds it in the same item, as ``snapshot`` or, when body and snapshot together
-would pass the threshold, ``snapshot_ref`` (no item ever nears the 400 KB limit). Only a task's
-first commit carries the owner index's attributes (``owner``, ``created_at``, ``context_id``), so
-the index holds one entry per task and no later commit writes it (`owner_index` reads it).
+would pass the threshold, ``snapshot_ref`` (no item ever nears the 400 KB limit).
+
+Two indexes list tasks (`owner_index` reads them). Only a task's first commit carries the owner
+index's attributes (``owner`` the context's key, ``created_at``, ``context_id``), so that index
+holds one entry per task and no later commit writes it. The commit that carries the task's
+listing entry (`list_keys.carries_entry`) holds the listing index's (``lo``, the owner,
+and ``la``, its place; the index projects its ``state``); once it is stored, the commit that carried the
+entry before has them removed: one small update when a task's class changes (once for a simple
+task, when it ends).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from a2a_core.aws.dynamodb.keys import (
     STATE,
     TASK_ID,
     WRITE_ID,
+    context_key,
     event_key,
     index_owner,
     task_key,
@@ -37,8 +44,9 @@ from a2a_core.aws.dynamodb.keys import (
 from a2a_core.aws.dynamodb.owner_index import SCAN_LIMIT, OwnerIndex
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.errors import ConcurrentUpdateError
+from a2a_core.core.list_keys import carries_entry, sort_value
 from a2a_core.core.records import ANONYMOUS_OWNER, Commit
-from a2a_core.core.store import LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -102,13 +110,15 @@ class DynamoDBTaskStore(TaskStore):
             # this one finds our own item: the append succeeded. Bodies this call placed are
             # unused unless the client resent this very item.
             existing = taken.existing or {}
-            if existing.get(WRITE_ID) == item[WRITE_ID]:
-                await self._bodies.discard([ref for ref in refs if not _references(existing, ref)])
-                return
-            # Only a lost condition proves the item was not written; after any other error
-            # the put may have landed, and deleting its bodies would break the stored commit.
-            await self._bodies.discard(refs)
-            raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken") from None
+            if existing.get(WRITE_ID) != item[WRITE_ID]:
+                # Only a lost condition proves the item was not written; after any other error
+                # the put may have landed, and deleting its bodies would break the stored commit.
+                await self._bodies.discard(refs)
+                raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken") from None
+            await self._bodies.discard([ref for ref in refs if not _references(existing, ref)])
+
+    async def unlist(self, task_id: str, seq: int) -> None:
+        await self._owners.unlist(task_id, seq)
 
     async def head(self, task_id: str) -> Commit | None:
         items = await self._events(task_id, 1, MAX_SEQ, forward=False, limit=1)
@@ -172,28 +182,38 @@ class DynamoDBTaskStore(TaskStore):
         return True
 
     async def list_owned(
-        self, owner: str, *, context_id: str | None = None, after: str | None = None, limit: int
+        self, owner: str, query: IndexQuery, *, after: str | None = None, limit: int
     ) -> OwnedTasks:
-        return await self._owners.list_owned(owner, context_id=context_id, after=after, limit=limit)
-
-    async def count_owned(self, owner: str, *, context_id: str | None = None) -> int:
-        return await self._owners.count_owned(owner, context_id=context_id)
+        return await self._owners.list_owned(owner, query, after=after, limit=limit)
 
     async def owned(self, task_id: str, owner: str) -> bool:
-        # The first commit's owner index attribute, projected: the same one GetItem, and no
-        # body, whether the task is another caller's or does not exist.
+        # The first commit's owner index key (the owner's and the context's digest) and its
+        # context, projected: the same one GetItem, and no body, whether the task is another
+        # caller's or does not exist.
         response = await aws_call(
             self._client.get_item,
             TableName=self._table,
             Key={TABLE.partition_key: {"S": task_key(task_id)}, TABLE.sort_key: {"S": event_key(1)}},
-            ProjectionExpression="#owner, #ttl",
-            ExpressionAttributeNames={"#owner": TABLE.owner_key, "#ttl": TABLE.ttl_attribute},
+            ProjectionExpression="#owner, #context, #ttl",
+            ExpressionAttributeNames={
+                "#owner": TABLE.owner_key,
+                "#context": TABLE.context_attribute,
+                "#ttl": TABLE.ttl_attribute,
+            },
             ConsistentRead=True,
         )
         item = response.get("Item")
         if item is None or int(item[TABLE.ttl_attribute]["N"]) <= int(self._clock()):
             return False
-        return bool(item.get(TABLE.owner_key, {}).get("S") == index_owner(owner))
+        stored, context = (
+            item.get(TABLE.owner_key, {}).get("S"),
+            item.get(TABLE.context_attribute, {}).get("S"),
+        )
+        if stored is None:
+            return False
+        # A task a previous version wrote keys its first commit by the owner alone until
+        # `list_migration` runs: its owner keeps it meanwhile.
+        return stored == index_owner(owner) or (context is not None and stored == context_key(owner, context))
 
     def _item(self, commit: Commit) -> Item:
         item: Item = {
@@ -206,10 +226,14 @@ class DynamoDBTaskStore(TaskStore):
             WRITE_ID: {"S": commit.write_id or secrets.token_urlsafe(12)},
             TABLE.ttl_attribute: {"N": str(self._expires_at(commit))},
         }
+        owner = commit.owner or ANONYMOUS_OWNER
         if commit.first_seq == 1:
-            item[TABLE.owner_key] = {"S": index_owner(commit.owner or ANONYMOUS_OWNER)}
+            item[TABLE.owner_key] = {"S": context_key(owner, commit.context_id)}
             item[TABLE.owner_sort_key] = {"N": f"{commit.created_at:.6f}"}
             item[TABLE.context_attribute] = {"S": commit.context_id}
+        if carries_entry(commit):
+            item[TABLE.list_key] = {"S": index_owner(owner)}
+            item[TABLE.list_sort_key] = {"N": f"{sort_value(commit):.3f}"}
         return item
 
     def _expires_at(self, commit: Commit) -> int:
