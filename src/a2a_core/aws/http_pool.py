@@ -18,6 +18,7 @@ import functools
 import http.client
 import os
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +52,10 @@ class HttpPool:
         self.read_timeout = read_timeout
         self.size = size
         self._idle: list[http.client.HTTPConnection] = []
+        # A pool let go of (a rebuilt client, a test's) closes its idle sockets. A finalizer, not
+        # __del__: the garbage collector runs it before any object's own finalizer, so a pool
+        # collected in a cycle with its connections still closes them before a socket would warn.
+        weakref.finalize(self, _close_all, self._idle)
         self._lock = threading.Lock()
 
     def send(self, method: str, headers: dict[str, str], body: bytes) -> HttpResponse:
@@ -74,15 +79,12 @@ class HttpPool:
             connection.close()
             raise
 
-    def __del__(self) -> None:  # a pool let go of (a test's client, a rebuilt one) closes its sockets
-        self.reset()
-
     def reset(self) -> None:
         """Close every idle connection (after a snapshot restore or a fork)."""
         with self._lock:
-            idle, self._idle = self._idle, []
-        for connection in idle:
-            connection.close()
+            idle = self._idle[:]
+            self._idle.clear()
+        _close_all(idle)
 
     def _exchange(
         self, connection: http.client.HTTPConnection, method: str, headers: dict[str, str], body: bytes
@@ -145,3 +147,8 @@ def _fallback_bundle() -> str | None:
     except ImportError:
         return None  # the system's store
     return str(certifi.where())
+
+
+def _close_all(connections: list[http.client.HTTPConnection]) -> None:
+    for connection in connections[:]:
+        connection.close()

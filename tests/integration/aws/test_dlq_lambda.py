@@ -81,13 +81,15 @@ def test_a_run_whose_workers_kept_dying_reaches_the_dlq_and_fails_its_task(
         assert receive_count(messages[0]) == receive_number
         invoke_dying(worker, sqs_event(deployment.sqs, queue, messages))
         settle(deployment.sqs, queue, messages, None)
-    assert receive(deployment.sqs, queue) == []  # SQS moved it to the dead-letter queue instead
+    # SQS moves it to the dead-letter queue instead, once it is visible again (the worker timed
+    # it to its lease, in whole seconds).
+    assert receive_within(deployment.sqs, queue, 3) == []
     head = deployment.head(task_id)
     assert head.state == TaskState.working
     assert head.run is not None
     assert head.run.attempt == QUEUE.max_receive_count
 
-    dead = receive(deployment.sqs, dlq)
+    dead = receive_within(deployment.sqs, dlq, 5)
     assert invoke_dlq(dlq_function(monkeypatch, deployment), deployment, dead) == {"batchItemFailures": []}
     task = deployment.task(task_id)
     assert task.status.state == TaskState.failed
@@ -115,7 +117,7 @@ def test_finished_malformed_and_live_dead_letters(
         deployment.sqs.send_message(QueueUrl=dlq, MessageBody=body)
     before = deployment.task(finished)
 
-    dead = receive(deployment.sqs, dlq)
+    dead = receive_within(deployment.sqs, dlq, 5)
     response = invoke_dlq(dlq_function(monkeypatch, deployment), deployment, dead)
 
     # Only the live worker's turn is kept, to be looked at again; the other two are acknowledged.
