@@ -152,10 +152,11 @@ def _written(pyproject: Path, groups: Sequence[str]) -> frozenset[str]:
         group = pending.pop()
         seen.add(group)
         for item in tables.get(group, ()):
+            included = canonical(str(item.get("include-group", ""))) if isinstance(item, Mapping) else ""
             if isinstance(item, str):
                 found |= requested(item)
-            elif isinstance(item, Mapping) and canonical(str(item.get("include-group", ""))) not in seen:
-                pending.append(canonical(str(item["include-group"])))
+            elif included and included not in seen:
+                pending.append(included)
     return frozenset(found)
 
 
