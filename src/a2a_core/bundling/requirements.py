@@ -5,7 +5,8 @@ this package: the kit runs in Lambda with what it was installed and tested with 
 this is the kit's own repository or a user's project. The worker also gets the agent project's
 dependencies: ``uv export`` of its ``uv.lock`` (the project's dependencies, pruned of the kit and
 of what only the kit needs, or the dependency groups it names), or its requirements file resolved
-by uv for the Lambda platform against the kit's pins. A distribution both pin must agree.
+by uv for the Lambda platform against the kit's pins; either way with what the kit's agent extras
+it asks for bring (``a2a-serverless[adk]``: `kit_extras`). A distribution both pin must agree.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from a2a_core.bundling import closures
+from a2a_core.bundling import closures, kit_extras
 from a2a_core.bundling.uv import BundlingError, run
 from a2a_core.bundling.wheels import lambda_platform
 from a2a_core.project import KIT_DISTRIBUTION, LockedDependencies, Project, RequirementsFile
@@ -53,7 +54,7 @@ def agent_requirements(
     """The agent project's locked dependencies (requirement lines; none without a source)."""
     source = project.dependency_source()
     if isinstance(source, LockedDependencies):
-        return _exported(project, source, uv).splitlines()
+        return _exported(project, source, uv)
     if isinstance(source, RequirementsFile):
         return _resolved(source.path, uv, platform, python_version, constraints).splitlines()
     return []
@@ -88,7 +89,9 @@ def _version(line: str) -> str | None:
     return match.group(2) if match else None
 
 
-def _exported(project: Project, source: LockedDependencies, uv: str) -> str:
+def _exported(project: Project, source: LockedDependencies, uv: str) -> list[str]:
+    """The export pruned of the kit, with the lines of a whole export for what the agent extras
+    the project asks for reach (their pins and markers exactly uv's)."""
     command = [
         uv,
         "export",
@@ -106,15 +109,26 @@ def _exported(project: Project, source: LockedDependencies, uv: str) -> str:
         "--no-annotate",
         *([f"--only-group={group}" for group in source.groups] or ["--no-default-groups"]),
     ]
-    if not project.is_kit:  # the kit is the root of its own repository: pruning it prunes all
-        command.append(f"--prune={KIT_DISTRIBUTION}")
-    return run(command, f"export the agent's locked dependencies from {source.lock}").stdout
+    step = f"export the agent's locked dependencies from {source.lock}"
+    if project.is_kit:  # the kit is the root of its own repository: pruning it prunes all
+        return run(command, step).stdout.splitlines()
+    pruned = run([*command, f"--prune={KIT_DISTRIBUTION}"], step).stdout.splitlines()
+    brought = kit_extras.locked_closure(source.lock, project.distribution, source.groups, project.pyproject)
+    if not brought:
+        return pruned
+    whole = run(command, step).stdout.splitlines()
+    return [line for line in pruned if requirement_name(line) not in brought] + [
+        line for line in whole if requirement_name(line) in brought
+    ]
 
 
 def _resolved(path: Path, uv: str, platform: str, python_version: str, constraints: Sequence[str]) -> str:
-    """``path``'s requirements resolved for the Lambda platform, held to the kit's pins. Lines
-    naming the kit itself are left out (it is bundled from what is installed)."""
-    lines = [line for line in path.read_text().splitlines() if requirement_name(line) != KIT_DISTRIBUTION]
+    """``path``'s requirements resolved for the Lambda platform, held to the kit's pins. A line on
+    the kit becomes what its agent extras require (the kit is bundled from what is installed)."""
+    lines: list[str] = []
+    for line in path.read_text().splitlines():
+        is_kit = requirement_name(line) == KIT_DISTRIBUTION
+        lines += kit_extras.requirement_lines(line, path) if is_kit else [line]
     with tempfile.TemporaryDirectory(prefix="a2a-requirements-") as scratch:
         requirements, pins = Path(scratch) / "requirements.in", Path(scratch) / "constraints.txt"
         requirements.write_text("\n".join(lines) + "\n")

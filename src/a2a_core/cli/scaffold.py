@@ -16,13 +16,11 @@ import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from importlib import metadata
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from a2a_core.cli.errors import CommandError
 from a2a_core.cli.kit_source import KitSource
-from a2a_core.project import KIT_DISTRIBUTION
 
 COMMON = "common"
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
@@ -139,7 +137,6 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
         "skills_toml": ",\n".join(f"    {_inline_table(skill)}" for skill in chosen.skills),
         "kit_requirement": kit.requirement(f"[{chosen.extra}]" if chosen.extra else ""),
         "kit_requirement_dev": kit.requirement("[local,cdk]"),
-        "framework_requirements": _framework_lines(chosen.extra),
         "kit_source": kit.sources_table(),
     }
     root = files("a2a_core") / "templates"
@@ -150,24 +147,6 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
             text = source.read_text(encoding="utf-8")
             rendered[path.removesuffix(".tmpl")] = _fill(text, values) if path.endswith(".tmpl") else text
     return rendered
-
-
-def _framework_lines(extra: str) -> str:
-    """The kit's ``extra`` as the project's own dependencies: the worker's bundle carries what
-    the project depends on beside the kit (the kit and what it alone brings are bundled from the
-    installed kit), so the framework the agent imports is named directly."""
-    if not extra:
-        return ""
-    marker = re.compile(rf"""extra\s*==\s*["']{re.escape(extra)}["']""")
-    requirements = [
-        line.partition(";")[0].strip()
-        for line in metadata.requires(KIT_DISTRIBUTION) or []
-        if marker.search(line.partition(";")[2])
-    ]
-    comment = (
-        "    # The framework the agent imports (the kit's extra names the versions it is tested with).\n"
-    )
-    return comment + "".join(f'    "{requirement}",\n' for requirement in requirements)
 
 
 def _walk(folder: Traversable, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Traversable]]:
