@@ -76,6 +76,14 @@ from a2a_core.emulator.pollers import SqsPoller  # noqa: E402
 from a2a_core.emulator.stream_poller import lambda_record  # noqa: E402
 from a2a_core.push.urls import UrlPolicy  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402
+from cost_doors import (  # noqa: E402
+    ACCESS_LOGS,
+    APP_AUTH_ENV,
+    BEFORE_ACCESS_LOGS,
+    BEFORE_FILTERS,
+    FRONT_DOORS,
+    URL_KEY,
+)
 from cost_meter import (  # noqa: E402 (item_size, Meter: what other benchmarks import from here)
     Invocations,
     LogTap,
@@ -84,14 +92,11 @@ from cost_meter import (  # noqa: E402 (item_size, Meter: what other benchmarks 
     lambda_logging,
     redirect_function_loggers,
 )
-from cost_model import PRICES  # noqa: E402
-from lambda_events import FakeLambdaContext, http_event, rest_event  # noqa: E402
+from cost_model import MEMORY_GB, PRICES  # noqa: E402
+from cost_print import print_report, print_summary  # noqa: E402
+from lambda_events import FakeLambdaContext  # noqa: E402
 
 __all__ = ["PRICES", "Meter", "item_size", "run"]
-MEMORY_GB = {"api": 0.25, "worker": 0.5, "push": 0.25}
-TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
-# The issue's target for the cheapest door with streaming.
-FUNCTION_URL_TARGET = 5.0
 RETENTION_DAYS = Settings().retention_days
 
 
@@ -104,59 +109,6 @@ def load(name: str, path: Path) -> ModuleType:
     return module
 
 
-URL_DOMAIN = "4xmpl3urlid5nq7d2hjk6wvtbe3yzm0a.lambda-url.us-east-1.on.aws"
-# The key the function URL run authenticates with (made by `generate_key` against moto's table).
-_URL_KEY: dict[str, str] = {}
-
-
-def url_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
-    """A function URL event (payload 2.0, auth type NONE: no authorizer) carrying the API key."""
-    event = http_event(body, request_id)
-    event["routeKey"] = event["requestContext"]["routeKey"] = "$default"
-    event["headers"] |= {"host": URL_DOMAIN, "x-api-key": _URL_KEY["key"]}
-    event["requestContext"] |= {
-        "apiId": URL_DOMAIN.split(".")[0],
-        "domainName": URL_DOMAIN,
-        "domainPrefix": URL_DOMAIN.split(".")[0],
-    }
-    event["requestContext"].pop("authorizer", None)
-    return event
-
-
-def signed_url_event(body: dict[str, Any], request_id: str) -> dict[str, Any]:
-    """A function URL event with AWS_IAM auth: Lambda checked the SigV4 signature."""
-    event = url_event(body, request_id)
-    del event["headers"]["x-api-key"]
-    event["requestContext"]["authorizer"] = {
-        "iam": {"accountId": "123456789012", "userArn": "arn:aws:iam::123456789012:user/bench"}
-    }
-    return event
-
-
-# front door -> (the event the API function receives, its price per request)
-FRONT_DOORS: dict[str, tuple[Callable[[dict[str, Any], str], dict[str, Any]], str]] = {
-    "rest_api": (rest_event, "apigw_rest_request"),
-    "http_api": (http_event, "apigw_http_request"),
-    "function_url": (url_event, "function_url_request"),
-    "function_url_iam": (signed_url_event, "function_url_request"),
-}
-# The app's own auth behind a function URL: API keys from the table, rate limited (defaults);
-# or SigV4 checked by Lambda (AWS_IAM), which costs the app nothing.
-APP_AUTH_ENV = {
-    "function_url": {"A2A_FRONT_DOOR": "function_url", "A2A_AUTH_MODE": "api_key"},
-    "function_url_iam": {"A2A_FRONT_DOOR": "function_url", "A2A_AUTH_MODE": "iam"},
-}
-
-
-# Each door's access log (the REST API's and the HTTP API's stages; a function URL keeps none).
-ACCESS_LOGS: dict[str, dict[str, str] | None] = {
-    "rest_api": access_logs.rest_format("api_key"),
-    "http_api": access_logs.http_format("jwt"),
-    "function_url": None,
-    "function_url_iam": None,
-}
-
-
 @contextlib.contextmanager
 def front_door_env(
     front_door: str, aws: Any, *, before: bool = False, hold_after: float | None = None
@@ -165,45 +117,13 @@ def front_door_env(
     env = {**APP_AUTH_ENV.get(front_door, {}), **({"A2A_RECOVERY_HOLD_AFTER_SECONDS": hold} if hold else {})}
     new = generate_key("bench", now=time.time())
     asyncio.run(DynamoDBApiKeyStore(aws.clients.dynamodb, aws.names.table).add(new.stored))
-    _URL_KEY["key"] = new.key
+    URL_KEY["key"] = new.key
     os.environ.update(env)
     try:
         yield
     finally:
         for name in env:
             os.environ.pop(name, None)
-
-
-# Before the cuts: the filter let every new commit through; the access logs' former fields.
-BEFORE_FILTERS = ({"eventName": ["INSERT"], "dynamodb": {"NewImage": {"sk": {"S": [{"prefix": "EVT#"}]}}}},)
-BEFORE_ACCESS_LOGS: dict[str, dict[str, str] | None] = {
-    "rest_api": {  # AccessLogFormat.json_with_standard_fields, every field on
-        "requestId": "$context.requestId",
-        "ip": "$context.identity.sourceIp",
-        "user": "$context.identity.user",
-        "caller": "$context.identity.caller",
-        "requestTime": "$context.requestTime",
-        "httpMethod": "$context.httpMethod",
-        "resourcePath": "$context.resourcePath",
-        "status": "$context.status",
-        "protocol": "$context.protocol",
-        "responseLength": "$context.responseLength",
-    },
-    "http_api": {
-        "requestId": "$context.requestId",
-        "ip": "$context.identity.sourceIp",
-        "requestTime": "$context.requestTime",
-        "httpMethod": "$context.httpMethod",
-        "routeKey": "$context.routeKey",
-        "status": "$context.status",
-        "protocol": "$context.protocol",
-        "responseLength": "$context.responseLength",
-        "integrationError": "$context.integrationErrorMessage",
-        "authorizerError": "$context.authorizer.error",
-    },
-    "function_url": None,
-    "function_url_iam": None,
-}
 
 
 def run(
@@ -535,66 +455,6 @@ def log_lines(
 def edge_per_request() -> float:
     names = ("cloudfront_https_request", "cloudfront_function", "lambda_edge_request", "lambda_edge_compute")
     return sum(PRICES[name] for name in names) + PRICES["waf_request"]
-
-
-def print_report(result: dict[str, Any]) -> None:
-    per = result["per_task"]
-    what = "with a webhook (a push config each)" if result["push_config"] else "no push config"
-    what += ", as before the cuts" if result["before"] else ""
-    print(
-        f"simple task (non-blocking send -> worker completes -> tasks/get), {what}, {result['tasks']} "
-        f"tasks on moto, push on, front door: {result['front_door']}\n"
-    )
-    for key in ("write_units", "read_units", "sqs_requests"):
-        verdict = "PASS" if per[key] <= TARGETS[key] else "MISS"
-        print(f"  {key:<24} {per[key]:>7}   target <= {TARGETS[key]}  {verdict}")
-    for key in ("api_requests", "lambda_invocations", "push_records_filtered_in", "push_invocations"):
-        print(f"  {key:<24} {per[key]:>7}")
-    for key in ("kms_signatures", "traces", "table_bytes", "index_bytes"):
-        print(f"  {key:<24} {per[key]:>7}")
-    memory = ", ".join(f"{name} {gb} GB" for name, gb in MEMORY_GB.items())
-    print(f"  {'gb_seconds':<24} {per['gb_seconds']:>7}   ({memory})")
-    print(f"  mean PutItem size        {result['mean_put_item_bytes']} bytes")
-    print("\nAWS calls per task:")
-    for name, n in result["calls_per_task"].items():
-        print(f"  {name:<28} {n}")
-    print("\nlog events / bytes per task (each function's own lines; with Lambda's START/END/REPORT):")
-    for name, line in result["log_lines_per_task"].items():
-        own = f"own {line['own_events']} / {line['own_bytes']}, " if "own_bytes" in line else ""
-        print(f"  {name:<12} {own}all {line['events']} / {line['bytes']}")
-    print("\ndollars per million tasks (us-east-1 list prices, agent compute excluded):")
-    for name, dollars in result["dollars_per_million_tasks"].items():
-        print(f"  {name:<20} ${dollars:>8.3f}")
-    total = result["total_per_million"]
-    url = result["front_door"].startswith("function_url")
-    target = FUNCTION_URL_TARGET if url else TARGETS["dollars_per_million"]
-    verdict = "PASS" if total < target else f"MISS by ${total - target:.2f}"
-    print(f"  {'total':<20} ${total:>8.2f}   target < ${target:.0f}  {verdict}")
-    untraced = result["total_without_tracing_per_million"]
-    print(f"  {'without X-Ray':<20} ${untraced:>8.2f}   (A2AServiceProps(tracing=False))")
-    restores, cache = result["snapstart_per_million_at_1pct_cold"], result["snapstart_cache_per_month"]
-    print(
-        f"\n  with SnapStart on the API function: +${restores:.2f} per M tasks if 1% of its requests "
-        f"start an environment (a restore each), +${cache:.2f} a month per cached version"
-    )
-    if url:
-        calls = ", ".join(
-            f"{n} {name.split(':')[1]}" for name, n in result["app_auth_calls_per_task"].items()
-        )
-        print(f"  the app's own API key auth, per task: {calls or 'no calls'} (key cache, leased tokens)")
-        worst = result["app_auth_worst_case_per_million"]
-        print(f"  worst case (every request a cache miss, one-token lease): +${worst:.2f} per M tasks")
-        if result["front_door"] == "function_url_iam":
-            return  # no CloudFront in front: it would replace the caller's signature with its own
-        edge = result["edge_per_million"]
-        print(f"  with CloudFront + WAF (EdgeOptions, list prices): +${edge:.2f} -> ${total + edge:.2f}")
-
-
-def print_summary(results: list[dict[str, Any]]) -> None:
-    print("\n" + "=" * 72 + "\ndollars per million simple tasks, by front door:")
-    for result in results:
-        what = " (each with a webhook)" if result["push_config"] else ""
-        print(f"  {result['front_door']:<18} ${result['total_per_million']:>6.2f}{what}")
 
 
 def main() -> None:

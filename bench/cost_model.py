@@ -111,3 +111,10 @@ def snapstart_dollars(memory_gb: float, cold_start_share: float, requests: float
         * PRICES["snapstart_restore_gb"],
         "snapstart_cache_per_month": memory_gb * MONTH_DAYS * 24 * 3600 * PRICES["snapstart_cache_gb_second"],
     }
+
+
+# The functions' memory as deployed (GB), and the issue's targets per simple task.
+MEMORY_GB = {"api": 0.25, "worker": 0.5, "push": 0.25}
+TARGETS = {"write_units": 6, "read_units": 3, "sqs_requests": 3, "dollars_per_million": 10.0}
+# The issue's target for the cheapest door with streaming.
+FUNCTION_URL_TARGET = 5.0
