@@ -9,7 +9,7 @@ UV_VERSION := 0.13.9
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 
-.PHONY: setup setup-dev browser dev test lint typecheck docs pytest bench clean clients-lock frameworks-lock executors-lock
+.PHONY: setup setup-dev browser dev test lint typecheck docs pytest pytest-runtime bench clean clients-lock frameworks-lock executors-lock
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -93,6 +93,26 @@ frameworks-lock: | $(UV)
 			$(FRAMEWORKS_DIR)/$$env.in pyproject.toml -o $(FRAMEWORKS_DIR)/$$env.txt; \
 	done
 
+# The Lambda runtime's Python: the code the functions run (handlers, worker, engine, AWS adapters,
+# bundling's bytecode) is tested on it too, in a venv of its own from the same uv.lock. The
+# interpreter is found as the bundler finds the one that compiles the bundles' bytecode (on PATH,
+# in pyenv, asdf or mise, or by uv; A2A_BYTECODE_PYTHON names one).
+RUNTIME_PYTHON := 3.13
+RUNTIME_VENV := .venv-$(RUNTIME_PYTHON)
+RUNTIME_TESTS := tests/contract tests/integration/aws tests/integration/test_lambda_handler.py \
+	tests/integration/test_lambda_generations.py tests/integration/test_lambda_streaming.py \
+	tests/integration/test_http_api_lambda.py tests/integration/test_lambda_platform.py \
+	tests/unit/test_engine.py tests/unit/test_worker.py tests/unit/test_worker_delivery.py \
+	tests/unit/test_turn_fencing.py tests/unit/test_retried_turns.py tests/unit/test_store_faults.py \
+	tests/unit/test_aws_json_client.py tests/unit/test_snapshots.py tests/unit/test_task_reads.py \
+	tests/infra/test_bundle_inputs.py
+
+$(RUNTIME_VENV)/.synced: pyproject.toml uv.lock | $(VENV)/.synced
+	@python=$$($(VENV)/bin/python -m a2a_core.bundling.bytecode $(RUNTIME_PYTHON)) || exit 1; \
+		echo "$(UV) sync --frozen --python $$python  (into $(RUNTIME_VENV))"; \
+		UV_PROJECT_ENVIRONMENT=$(RUNTIME_VENV) $(UV) sync --quiet --frozen --python "$$python"
+	touch $@
+
 setup: $(VENV)/.synced node_modules/.installed $(CLIENT_ENVS:%=.venv-clients/%/.synced) \
 	$(EXECUTOR_ENVS:%=.venv-executors/%/.synced) $(FRAMEWORK_ENVS:%=.venv-frameworks/%/.synced)
 
@@ -128,7 +148,17 @@ browser:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium curl; \
 	fi
 
-test: browser lint typecheck docs pytest
+# Without a Python of the runtime's version this is skipped with a line saying so, except under CI
+# (CI=true, as .ci/run sets it), where it fails: CI must test the Python it deploys.
+pytest-runtime: setup
+	@if $(VENV)/bin/python -m a2a_core.bundling.bytecode $(RUNTIME_PYTHON) >/dev/null 2>&1 || [ -n "$$CI" ]; then \
+		$(MAKE) --no-print-directory $(RUNTIME_VENV)/.synced && \
+		$(RUNTIME_VENV)/bin/pytest -n auto --dist loadgroup -p no:cacheprovider $(RUNTIME_TESTS); \
+	else \
+		echo "skipped the tests on Python $(RUNTIME_PYTHON), the Lambda runtime's: none found on this machine"; \
+	fi
+
+test: browser lint typecheck docs pytest pytest-runtime
 
 bench: setup
 	$(VENV)/bin/python bench/cold_start.py
@@ -137,4 +167,4 @@ bench: setup
 	$(VENV)/bin/python bench/warm_latency.py
 
 clean:
-	rm -rf $(VENV) .venv-clients .venv-executors .venv-frameworks $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site
+	rm -rf $(VENV) $(RUNTIME_VENV) .venv-clients .venv-executors .venv-frameworks $(TOOLS) .mypy_cache .pytest_cache .ruff_cache .coverage site

@@ -1,8 +1,8 @@
 """The worker bundle of the project each template makes (``a2a-serverless init --template``), unzipped
 and zipped, against the 250 MB a .zip Lambda function may unzip to.
 
-Each project is made in a scratch folder with the kit from this checkout, locked (``uv lock``: the
-package index, or uv's cache) to the versions of the kit's dependencies installed here, and its
+Each project is made in a scratch folder with the kit from this checkout, locked (``uv lock``, from the
+package index) to the versions of the kit's dependencies installed here, and its
 worker bundle built as the CDK construct builds it for the default runtime, Python 3.13 on arm64
 (its manylinux wheels, boto3's family left to the runtime), with bytecode only where a Python 3.13
 is found to compile it (as the construct does). Zipped with deflate at zlib's default level, as
@@ -39,9 +39,7 @@ TEMPLATES = ("plain", "adk", "agent-framework", "strands")
 PYTHON = "3.13"  # the default runtime's (its wheels: AL2023's manylinux)
 
 
-def worker_bundle(
-    template: str, scratch: Path, *, offline: bool, python: str = PYTHON
-) -> tuple[BundleSize, int]:
+def worker_bundle(template: str, scratch: Path, *, python: str = PYTHON) -> tuple[BundleSize, int]:
     """The worker bundle of ``template``'s project: its size by share, and zipped."""
     project = scratch / template / "agent"
     with redirect_stdout(io.StringIO()):
@@ -51,7 +49,7 @@ def worker_bundle(
     with (project / "pyproject.toml").open("a") as pyproject:
         pyproject.write(f"\n[tool.uv]\nconstraint-dependencies = {json.dumps(pins)}\n")
     uv = find_uv(ROOT)
-    lock = [uv, "lock", "--quiet", "--python", sys.executable, *(["--offline"] if offline else [])]
+    lock = [uv, "lock", "--quiet", "--python", sys.executable]  # the package index, as a user locks
     subprocess.run(lock, cwd=project, check=True, env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})
     output = scratch / template / "worker"
     options = BundleOptions(architecture="arm64", python_version=python)
@@ -78,7 +76,7 @@ def main() -> None:
     sizes = {}
     with tempfile.TemporaryDirectory(prefix="a2a-framework-bundles-") as scratch:
         for template in args.template:
-            sizes[template] = worker_bundle(template, Path(scratch), offline=args.smoke, python=args.python)
+            sizes[template] = worker_bundle(template, Path(scratch), python=args.python)
     if args.json:
         report = {
             name: {"unzipped": size.total, "zipped": packed, "biggest": dict(size.shares[:5])}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from a2a_core.bundling.bytecode import Bytecode, find_compiler
+from a2a_core.bundling.bytecode import MANAGERS, NAMED, Bytecode, find_compiler
 from a2a_core.bundling.plan import BundleOptions, BundlePlan
 from a2a_core.bundling.requirements import kit_pins, merge
 from a2a_core.bundling.uv import BundlingError, find_uv
@@ -18,6 +18,7 @@ from a2a_core.project import load_project
 from support import missing_prerequisite
 
 HERE = f"{sys.version_info.major}.{sys.version_info.minor}"
+OTHER = "3.12" if HERE == "3.13" else "3.13"  # a runtime's version this interpreter is not
 KIT = Path(__file__).resolve().parents[2]
 
 
@@ -36,19 +37,22 @@ def _script(path: Path, body: str) -> str:
 
 @pytest.fixture
 def fake_uv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Path]:
-    """A uv that logs its arguments and finds a Python 3.13 (a script answering the version probe)
-    only once ``uv python install`` has run; nothing else on PATH."""
+    """A uv that logs its arguments and finds a Python of version `OTHER` (a script answering the
+    version probe) only once ``uv python install`` has run; nothing else on PATH, no version manager."""
     log = tmp_path / "uv.log"
-    python = _script(tmp_path / "managed-python3.13", 'echo "3.13"')
+    python = _script(tmp_path / f"managed-python{OTHER}", f'echo "{OTHER}"')
     uv = _script(
         tmp_path / "uv",
         f'echo "$@" >> {log}\n'
         f'case "$*" in\n'
-        f'  "python install 3.13") : > {tmp_path}/installed ;;\n'
+        f'  "python install {OTHER}") : > {tmp_path}/installed ;;\n'
         f'  "python find"*) [ -e {tmp_path}/installed ] && echo {python} && exit 0; exit 2 ;;\n'
         "esac",
     )
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    for variable, _, _ in MANAGERS:
+        monkeypatch.setenv(variable, str(tmp_path / "no-manager"))
+    monkeypatch.delenv(NAMED, raising=False)
     return uv, log
 
 
@@ -60,21 +64,22 @@ def test_bytecode_is_compiled_by_this_interpreter_when_it_is_the_runtimes(fake_u
 
 def test_without_an_interpreter_of_that_version_the_bundles_ship_sources(fake_uv: tuple[str, Path]) -> None:
     uv, log = fake_uv
-    compiler = find_compiler("3.13", Bytecode.AUTO, uv)
+    compiler = find_compiler(OTHER, Bytecode.AUTO, uv)
     assert compiler.interpreter is None
-    assert "Install Python 3.13" in compiler.warning()
+    assert f"Install Python {OTHER}" in compiler.warning()
+    assert f"{NAMED}=/path/to/python{OTHER}" in compiler.warning()
     assert "Bytecode.DOWNLOAD" in compiler.warning()
-    assert log.read_text().splitlines() == ["python find --no-python-downloads 3.13"]
+    assert log.read_text().splitlines() == [f"python find --no-python-downloads {OTHER}"]
 
 
 def test_download_lets_uv_fetch_the_interpreter(fake_uv: tuple[str, Path]) -> None:
     uv, log = fake_uv
-    compiler = find_compiler("3.13", Bytecode.DOWNLOAD, uv)
-    assert str(compiler.interpreter).endswith("managed-python3.13")
+    compiler = find_compiler(OTHER, Bytecode.DOWNLOAD, uv)
+    assert str(compiler.interpreter).endswith(f"managed-python{OTHER}")
     assert log.read_text().splitlines() == [
-        "python find --no-python-downloads 3.13",
-        "python install 3.13",
-        "python find --no-python-downloads --managed-python 3.13",
+        f"python find --no-python-downloads {OTHER}",
+        f"python install {OTHER}",
+        f"python find --no-python-downloads --managed-python {OTHER}",
     ]
 
 
@@ -85,12 +90,40 @@ def test_an_interpreter_on_path_counts_only_if_it_runs_that_version(
     uv, _ = fake_uv
     shims = tmp_path / "shims"
     shims.mkdir()
-    _script(shims / "python3.13", "echo 'pyenv: python3.13: command not found' >&2; exit 127")
+    _script(shims / f"python{OTHER}", f"echo 'pyenv: python{OTHER}: command not found' >&2; exit 127")
     monkeypatch.setenv("PATH", str(shims))
-    assert find_compiler("3.13", Bytecode.AUTO, uv).interpreter is None
+    assert find_compiler(OTHER, Bytecode.AUTO, uv).interpreter is None
     find_compiler.cache_clear()
-    real = _script(shims / "python3.13", 'echo "3.13"')
-    assert find_compiler("3.13", Bytecode.AUTO, uv).interpreter == real
+    real = _script(shims / f"python{OTHER}", f'echo "{OTHER}"')
+    assert find_compiler(OTHER, Bytecode.AUTO, uv).interpreter == real
+
+
+def test_a_version_managers_interpreters_are_found_newest_patch_first(
+    fake_uv: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pyenv's shims run only the active version: the others are found in its versions folder."""
+    uv, log = fake_uv
+    root = tmp_path / "pyenv"
+    for version in (f"{OTHER}.0", f"{OTHER}.9", f"{OTHER}.10t", "3.10.1"):
+        minor = version.rpartition(".")[0]
+        (root / "versions" / version / "bin").mkdir(parents=True)
+        _script(root / "versions" / version / "bin" / f"python{minor}", f'echo "{minor}"')
+    monkeypatch.setenv("PYENV_ROOT", str(root))
+    compiler = find_compiler(OTHER, Bytecode.AUTO, uv)
+    assert compiler.interpreter == str(root / "versions" / f"{OTHER}.9" / "bin" / f"python{OTHER}")
+    assert not log.exists()  # uv was not asked
+
+
+def test_the_interpreter_a_user_names_is_used_if_it_is_the_runtimes_version(
+    fake_uv: tuple[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uv, _ = fake_uv
+    named = _script(tmp_path / "my-python", f'echo "{OTHER}"')
+    monkeypatch.setenv(NAMED, named)
+    assert find_compiler(OTHER, Bytecode.AUTO, uv).interpreter == named
+    find_compiler.cache_clear()
+    with pytest.raises(BundlingError, match=f"{NAMED}=.*my-python is not a Python 3.10 interpreter"):
+        find_compiler("3.10", Bytecode.AUTO, uv)
 
 
 def test_off_never_looks(fake_uv: tuple[str, Path]) -> None:

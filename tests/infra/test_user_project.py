@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Template
 
-from a2a_core.bundling.bytecode import find_compiler
+from a2a_core.bundling.bytecode import MANAGERS, find_compiler
 from a2a_core.bundling.uv import BundlingError, find_uv
 from a2a_core.cdk import A2AStack
 from a2a_core.cdk.assets import NO_BYTECODE
@@ -91,7 +91,7 @@ def project(tmp_path_factory: pytest.TempPathFactory, uv: str) -> Path:
     _write_wheel(root / "wheels" / GREETING, {"greeting/__init__.py": 'HELLO = "hello"\n'})
     context = json.loads((KIT / "cdk.json").read_text())["context"]
     (root / "cdk.json").write_text(json.dumps({"app": f"{sys.executable} app.py", "context": context}))
-    lock = [uv, "lock", "--offline", "--quiet", "--python", sys.executable]
+    lock = [uv, "lock", "--quiet", "--python", sys.executable]  # from the package index, as a user locks
     subprocess.run(lock, cwd=root, check=True, env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})  # noqa: S603
     return root
 
@@ -121,7 +121,7 @@ def synthesized(
 
 def _without_python_313(tmp_path_factory: pytest.TempPathFactory, uv: str) -> dict[str, str]:
     """An environment where no Python 3.13 is to be found (only node on PATH; no Python that uv
-    manages), whatever this machine has installed."""
+    or a version manager manages), whatever this machine has installed."""
     tools = tmp_path_factory.mktemp("path")
     node = shutil.which("node")
     if node:
@@ -132,6 +132,7 @@ def _without_python_313(tmp_path_factory: pytest.TempPathFactory, uv: str) -> di
         "PATH": str(tools),
         "UV_PYTHON_INSTALL_DIR": str(empty),
         "UV_PYTHON_PREFERENCE": "only-managed",
+        **{variable: str(empty) for variable, _, _ in MANAGERS},
     }
 
 

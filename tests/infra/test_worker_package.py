@@ -59,7 +59,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     (root / "heavy" / "agent.py").write_text("async def agent(context):\n    return 'heavy'\n")
     (root / "pyproject.toml").write_text(PYPROJECT)
     _bulky_wheel(root / "wheels" / BULKY)
-    lock = [uv, "lock", "--offline", "--quiet", "--python", sys.executable]
+    lock = [uv, "lock", "--quiet", "--python", sys.executable]  # from the package index, as a user locks
     subprocess.run(lock, cwd=root, check=True, env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})  # noqa: S603
     patch = pytest.MonkeyPatch()
     patch.chdir(root)  # the construct finds the project from here

@@ -47,7 +47,7 @@ def uv() -> str:
 
 
 def _locked(root: Path, uv: str, dependencies: Sequence[str]) -> Project:
-    """A project on this checkout, locked from uv's cache to the versions installed here (as
+    """A project on this checkout, locked from the package index to the versions installed here (as
     ``uv sync`` leaves a user's environment): the worker's bundle holds the two to the same pins."""
     root.mkdir()
     (root / "bot.py").write_text("async def agent(context): ...\n")
@@ -59,7 +59,7 @@ def _locked(root: Path, uv: str, dependencies: Sequence[str]) -> Project:
         f'[tool.uv.sources]\na2a-serverless = {{ path = "{KIT}" }}\n\n'
         '[tool.a2a-serverless]\nagent = "bot:agent"\n'
     )
-    lock = [uv, "lock", "--offline", "--quiet", "--python", sys.executable]
+    lock = [uv, "lock", "--quiet", "--python", sys.executable]  # from the package index, as a user locks
     subprocess.run(lock, cwd=root, check=True, env={**os.environ, "UV_PYTHON_DOWNLOADS": "never"})  # noqa: S603
     return load_project(root)
 

@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import enum
 import functools
+import os
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from a2a_core.bundling.uv import run
+from a2a_core.bundling.uv import BundlingError, find_uv, run
 
 MODE = "unchecked-hash"
+# The interpreter a user names for the bytecode (it must be of the runtime's version).
+NAMED = "A2A_BYTECODE_PYTHON"
+# Where version managers keep their interpreters (``<root>/<version>/bin/pythonX.Y``): a pyenv
+# shim on PATH runs only the active version, so the others are found here.
+MANAGERS = (
+    ("PYENV_ROOT", ".pyenv", "versions"),
+    ("ASDF_DATA_DIR", ".asdf", "installs/python"),
+    ("MISE_DATA_DIR", ".local/share/mise", "installs/python"),
+)
 # Where Lambda puts the code: the path tracebacks show, instead of the machine that built it.
 TASK_ROOT = "/var/task"
 
@@ -27,8 +37,9 @@ TASK_ROOT = "/var/task"
 class Bytecode(enum.Enum):
     """Whether the bundles carry bytecode for the runtime's Python version."""
 
-    # Compile with an interpreter of that version if this machine has one (``python3.X`` on PATH,
-    # or one uv knows); otherwise ship sources and warn at synth time.
+    # Compile with an interpreter of that version if this machine has one (``$A2A_BYTECODE_PYTHON``,
+    # ``python3.X`` on PATH, one pyenv, asdf or mise installed, or one uv knows); otherwise ship
+    # sources and warn at synth time.
     AUTO = "auto"
     # As AUTO, and let uv download a managed interpreter of that version when none is found.
     DOWNLOAD = "download"
@@ -49,6 +60,7 @@ class Compiler:
             f"no Python {self.python_version} found to compile the Lambda bundles' bytecode "
             f"({self.missing}): they ship sources, so each cold start compiles what it imports. "
             f"Install Python {self.python_version} (e.g. `uv python install {self.python_version}`), "
+            f"name one with {NAMED}=/path/to/python{self.python_version}, "
             "or let uv fetch it with bytecode=Bytecode.DOWNLOAD"
         )
 
@@ -58,18 +70,22 @@ def find_compiler(python_version: str, mode: Bytecode, uv: str) -> Compiler:
     """The interpreter that compiles bytecode for ``python_version`` under ``mode`` (looked up once)."""
     if mode is Bytecode.OFF:
         return Compiler(python_version, None, "bytecode=Bytecode.OFF")
-    if _version(sys.executable) == python_version:
-        return Compiler(python_version, sys.executable)
-    on_path = shutil.which(f"python{python_version}")
-    if on_path and _version(on_path) == python_version:
-        return Compiler(python_version, on_path)
+    named = os.environ.get(NAMED)
+    if named:
+        if _version(named) != python_version:
+            raise BundlingError(f"{NAMED}={named} is not a Python {python_version} interpreter")
+        return Compiler(python_version, named)
+    for candidate in (sys.executable, shutil.which(f"python{python_version}"), *_managed(python_version)):
+        if candidate and _version(candidate) == python_version:
+            return Compiler(python_version, candidate)
     found = _uv_find(uv, python_version)
     if found is None and mode is Bytecode.DOWNLOAD:
         run([uv, "python", "install", python_version], f"download Python {python_version}")
         found = _uv_find(uv, python_version, managed=True)
     if found is not None:
         return Compiler(python_version, found)
-    return Compiler(python_version, None, f"looked for python{python_version} on PATH and asked uv")
+    looked = f"looked for python{python_version} on PATH, in pyenv, asdf and mise, and asked uv"
+    return Compiler(python_version, None, looked)
 
 
 def compile_bytecode(output: Path, interpreter: str) -> None:
@@ -96,6 +112,19 @@ def compile_bytecode(output: Path, interpreter: str) -> None:
     )
 
 
+def _managed(python_version: str) -> list[str]:
+    """The version managers' interpreters of ``python_version``, the newest patch release first."""
+    found: list[tuple[int, Path]] = []
+    for variable, default, versions in MANAGERS:
+        root = Path(os.environ.get(variable) or Path.home() / default) / versions
+        for folder in root.glob(f"{python_version}.*"):
+            patch = folder.name.removeprefix(f"{python_version}.")
+            interpreter = folder / "bin" / f"python{python_version}"
+            if patch.isdigit() and interpreter.is_file():  # not 3.13.0t (free-threaded) nor a dev build
+                found.append((int(patch), interpreter))
+    return [str(interpreter) for _, interpreter in sorted(found, reverse=True)]
+
+
 def _uv_find(uv: str, python_version: str, *, managed: bool = False) -> str | None:
     command = [uv, "python", "find", "--no-python-downloads", *(["--managed-python"] if managed else [])]
     result = subprocess.run(  # noqa: S603
@@ -120,3 +149,22 @@ def _version(interpreter: str) -> str | None:
     except OSError:
         return None
     return result.stdout.strip() if result.returncode == 0 else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m a2a_core.bundling.bytecode 3.13``: print the interpreter the bundler would use."""
+    (python_version,) = argv if argv is not None else sys.argv[1:]
+    try:
+        compiler = find_compiler(python_version, Bytecode.AUTO, find_uv(Path.cwd()))
+    except BundlingError as error:
+        print(error, file=sys.stderr)
+        return 1
+    if compiler.interpreter is None:
+        print(compiler.warning(), file=sys.stderr)
+        return 1
+    print(compiler.interpreter)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
