@@ -6,6 +6,9 @@ UV := $(TOOLS)/bin/uv
 VENV := .venv
 UV_VERSION := 0.13.9
 
+# The pinned Node (package.json's `node` package: an LTS release, whatever node the machine has)
+# runs the CDK CLI, jsii and the JavaScript tests; the machine's node only runs `npm ci`.
+export PATH := $(CURDIR)/node_modules/.bin:$(PATH)
 export UV_PYTHON_DOWNLOADS := never
 export UV_COMPILE_BYTECODE := 1
 

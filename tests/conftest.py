@@ -2,12 +2,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.emulator.moto_server import EmulatedAws, create_resources
 from emulator_process import start_emulator_process
+
+# The pinned Node (package.json's `node`, an LTS release) runs the CDK CLI, jsii and the JavaScript
+# clients in every test, as `make` runs them, whatever node this machine has on PATH.
+PINNED_NODE = Path(__file__).resolve().parents[1] / "node_modules" / ".bin"
+if (PINNED_NODE / "node").exists() and not os.environ["PATH"].startswith(str(PINNED_NODE)):
+    os.environ["PATH"] = f"{PINNED_NODE}{os.pathsep}{os.environ['PATH']}"
 
 # The Lambda handlers under test build their clients from the usual credential chain, as in AWS;
 # moto accepts any credentials. (`a2a-serverless dev` gives its emulator clients their own.)

@@ -22,11 +22,10 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +38,10 @@ from a2a_core.bundling.uv import BundlingError, find_uv
 from clients import sdk13
 from dev_server import ServerProcess
 from support import missing_prerequisite
+from user_steps import CDK, KIT, bundles, run
 
 pytestmark = pytest.mark.e2e
 
-KIT = Path(__file__).resolve().parents[2]
-CDK = KIT / "node_modules" / ".bin" / "cdk"
-STEP_TIMEOUT = 300.0
 DEV_STARTUP = 60.0
 QUESTION = "Who is the piece for: beginners or experts?"
 # The dependency the user adds: the last turn reads the audience back through it.
@@ -62,15 +59,15 @@ def test_a_new_user_goes_from_an_empty_folder_to_a_deployable_project(tmp_path: 
     venv, demo = tmp_path / "venv", tmp_path / "demo"
 
     # 1. The kit as a user installs it: a wheel, into a fresh venv (from uv's cache).
-    _run("build the wheel", [uv, "build", "--wheel", "--out-dir", str(tmp_path / "dist"), str(KIT)], KIT, env)
+    run("build the wheel", [uv, "build", "--wheel", "--out-dir", str(tmp_path / "dist"), str(KIT)], KIT, env)
     (wheel,) = (tmp_path / "dist").glob("a2a_serverless-*.whl")
-    _run("make a venv", [uv, "venv", "--python", sys.executable, str(venv)], tmp_path, env)
+    run("make a venv", [uv, "venv", "--python", sys.executable, str(venv)], tmp_path, env)
     install = [uv, "pip", "install", "--python", str(venv / "bin" / "python"), f"{wheel}[local,cdk]"]
-    _run("install the wheel with the local and cdk extras", install, tmp_path, env)
+    run("install the wheel with the local and cdk extras", install, tmp_path, env)
 
     # 2. init, then a dependency of the agent's own, locked and installed.
     started = time.monotonic()
-    made = _run(
+    made = run(
         "init",
         [str(venv / "bin" / "a2a-serverless"), "init", "demo", "--template", "multiturn"],
         tmp_path,
@@ -85,8 +82,8 @@ def test_a_new_user_goes_from_an_empty_folder_to_a_deployable_project(tmp_path: 
         scaffolded.replace("from a2a_core import TaskContext\n", IMPORT).replace(SCAFFOLDED, WITH_DEPENDENCY)
     )
     active = {**env, "VIRTUAL_ENV": str(venv)}
-    _run("uv add iniconfig", [uv, "add", "--active", "iniconfig"], demo, active)
-    _run("uv sync into the venv", [uv, "sync", "--active"], demo, active)
+    run("uv add iniconfig", [uv, "add", "--active", "iniconfig"], demo, active)
+    run("uv sync into the venv", [uv, "sync", "--active"], demo, active)
     synced = time.monotonic()
     assert "iniconfig" in (demo / "uv.lock").read_text()
 
@@ -114,7 +111,7 @@ def test_a_new_user_goes_from_an_empty_folder_to_a_deployable_project(tmp_path: 
     assert sdk13.status_text(second) == "Done: the outline is written for experts."
 
     # 4. The scaffold's own test, with the venv's pytest.
-    tested = _run(
+    tested = run(
         "the scaffold's test",
         [str(venv / "bin" / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         demo,
@@ -123,26 +120,26 @@ def test_a_new_user_goes_from_an_empty_folder_to_a_deployable_project(tmp_path: 
     assert "2 passed" in tested.stdout
 
     # 5. cdk synth in the project: offline, no credentials, no Docker.
-    _run("cdk synth", [str(cdk), "synth", "--no-notices", "-q"], demo, env)
+    run("cdk synth", [str(cdk), "synth", "--no-notices", "-q"], demo, env)
     template = json.loads((demo / "cdk.out" / "Demo.template.json").read_text())
-    bundles = _bundles(demo / "cdk.out", template)
-    assert set(bundles) == {"Api", "Worker", "DeadLetter"}, bundles
-    assert (bundles["Worker"] / "demo" / "agent.py").read_text() == agent.read_text()
-    assert (bundles["Worker"] / "iniconfig" / "__init__.py").is_file()
-    for function, bundle in bundles.items():  # the kit without what only deploys or scaffolds
+    functions = bundles(demo / "cdk.out", template)
+    assert set(functions) == {"Api", "Worker", "DeadLetter"}, functions
+    assert (functions["Worker"] / "demo" / "agent.py").read_text() == agent.read_text()
+    assert (functions["Worker"] / "iniconfig" / "__init__.py").is_file()
+    for function, bundle in functions.items():  # the kit without what only deploys or scaffolds
         assert (bundle / "a2a_core" / "functions").is_dir(), function
         assert not (bundle / "a2a_core" / "templates").exists(), function
         assert not (bundle / "a2a_core" / "cdk").exists(), function
     for function in ("Api", "DeadLetter"):
-        assert not list(bundles[function].glob("iniconfig*")), f"the {function} bundle carries iniconfig"
-        assert not (bundles[function] / "demo").exists(), f"the {function} bundle carries the agent"
+        assert not list(functions[function].glob("iniconfig*")), f"the {function} bundle carries iniconfig"
+        assert not (functions[function] / "demo").exists(), f"the {function} bundle carries the agent"
     _assert_no_machine_paths(demo / "cdk.out", [KIT, tmp_path, Path(uv).resolve().parent])
 
     print(  # what issue 23 asks to report
         f"\nwheel: {wheel.stat().st_size / 1024:.0f} KiB ({wheel.name})"
         f"\ninit to first answer: {answered - started:.1f} s (init, uv add, sync: {synced - started:.1f} s; "
         f"dev up: {ready - synced:.1f} s; the first turn: {answered - ready:.1f} s)"
-        + "".join(f"\n{name} bundle: {_sizes(path)}" for name, path in bundles.items())
+        + "".join(f"\n{name} bundle: {_sizes(path)}" for name, path in functions.items())
     )
 
 
@@ -172,30 +169,7 @@ def _user_environment(tmp_path: Path, uv: str) -> dict[str, str]:
         "PATH": os.pathsep.join([str(tmp_path / "venv" / "bin"), str(tools), str(node), "/usr/bin", "/bin"]),
         "UV_PYTHON_DOWNLOADS": "never",
         "AWS_EC2_METADATA_DISABLED": "true",
-        "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20",
     }
-
-
-def _run(
-    step: str, command: Sequence[str], cwd: Path, env: Mapping[str, str]
-) -> subprocess.CompletedProcess[str]:
-    try:
-        done = subprocess.run(  # noqa: S603 - our tools, with arguments of this test
-            list(command),
-            cwd=cwd,
-            env=dict(env),
-            capture_output=True,
-            text=True,
-            timeout=STEP_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as error:
-        pytest.fail(f"{step}: timed out after {STEP_TIMEOUT:.0f} s: {' '.join(command)}\n{error.stderr!r}")
-    if done.returncode != 0:
-        pytest.fail(
-            f"{step} failed (exit {done.returncode}): {' '.join(command)}\n{done.stdout}\n{done.stderr}"
-        )
-    return done
 
 
 async def _converse(url: str) -> tuple[Any, Task, Task, float]:
@@ -209,16 +183,6 @@ async def _converse(url: str) -> tuple[Any, Task, Task, float]:
         reply = sdk13.user_message("experts", task_id=first.id, context_id=first.context_id)
         second = await sdk13.send(client, reply)
     return card, first, second, answered
-
-
-def _bundles(outdir: Path, template: dict[str, Any]) -> dict[str, Path]:
-    """Each Lambda function's asset folder, by the function's construct id."""
-    found = {}
-    for body in template["Resources"].values():
-        path = body.get("Metadata", {}).get("aws:cdk:path", "")
-        if body["Type"] == "AWS::Lambda::Function" and "/Functions/" in path:
-            found[path.split("/Functions/")[1].split("/")[0]] = outdir / body["Metadata"]["aws:asset:path"]
-    return found
 
 
 def _sizes(bundle: Path) -> str:

@@ -15,7 +15,6 @@ bundles for real.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -25,8 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     # This repository's CDK app (infra/) and trace tool (function_trace/) are not installed.
     sys.path.insert(0, str(ROOT))
-# jsii prints a Node 20 end-of-life banner on every start; it says nothing about this code.
-os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 from aws_cdk import Duration, Environment, Stack, cx_api  # noqa: E402
 from aws_cdk import aws_iam as iam_  # noqa: E402

@@ -171,7 +171,7 @@ def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path, context
     cdk = ROOT / "node_modules" / ".bin" / "cdk"
     assert cdk.exists(), "the pinned CDK CLI is missing: run `make setup` (npm ci)"
     env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
-    env |= {"AWS_EC2_METADATA_DISABLED": "true", "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
+    env |= {"AWS_EC2_METADATA_DISABLED": "true"}
     command = [
         str(cdk),
         "synth",

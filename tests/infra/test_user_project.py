@@ -200,7 +200,7 @@ def test_the_cdk_cli_synthesizes_the_project_offline_reusing_its_bundles(
     if not cdk.exists():
         missing_prerequisite("the pinned CDK CLI: run `make setup` (npm ci)")
     env = {key: value for key, value in os.environ.items() if not key.startswith("AWS_")}
-    env |= {"AWS_EC2_METADATA_DISABLED": "true", "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20"}
+    env |= {"AWS_EC2_METADATA_DISABLED": "true"}
     env |= _without_python_313(tmp_path_factory, uv)
     command = [str(cdk), "synth", "--no-notices", "-q", "-o", str(outdir)]
     result = subprocess.run(  # noqa: S603

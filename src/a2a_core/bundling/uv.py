@@ -26,9 +26,9 @@ def find_uv(project_root: Path | None = None) -> str:
         if candidate and os.access(candidate, os.X_OK):
             return candidate
     raise BundlingError(
-        "uv not found: the Lambda bundles are built with uv (no Docker). Install it "
-        "(`pip install uv`, or https://docs.astral.sh/uv/getting-started/installation/) or set "
-        "UV=/path/to/uv"
+        "uv not found: the Lambda bundles are built with uv (no Docker). The kit's cdk extra "
+        "brings it (`pip install 'a2a-serverless[cdk]'`); or install it (`pip install uv`, or "
+        "https://docs.astral.sh/uv/getting-started/installation/) or set UV=/path/to/uv"
     )
 
 
