@@ -70,7 +70,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from a2a_core.dev.console import banner, bind
+    from a2a_core.dev.console import QuietLifecycle, banner, bind, stop_on_sigterm, stopped
     from a2a_core.dev.guard import DevDoors
     from a2a_core.dev.stack import build_dev_stack
     from a2a_core.emulator.state import DEFAULT_STATE_DIR
@@ -102,8 +102,11 @@ def run(args: argparse.Namespace) -> int:
     print(banner(url, stack.description, stack.auth, stack.kept, agent=ref.describe()), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
+    logging.getLogger("uvicorn.error").addFilter(QuietLifecycle())
+    stop_on_sigterm()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(server.serve(sockets=[sock]))
+    print(stopped(str(state_dir) if state_dir else ""), flush=True)
     return 0
 
 

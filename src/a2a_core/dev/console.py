@@ -1,8 +1,12 @@
-"""What `a2a-serverless dev` does at the terminal: bind its socket, print its banner."""
+"""What `a2a-serverless dev` does at the terminal: bind its socket, print its banner, say in one
+line that it stopped."""
 
 from __future__ import annotations
 
+import logging
+import signal
 import socket
+from types import FrameType
 
 from a2a_core.dev.auth import DevAuth
 
@@ -41,3 +45,38 @@ def banner(
         + "".join(f"{line}\n" for line in (auth.lines if auth else []))
         + f"Try it:     {curl}\n"
     )
+
+
+# uvicorn's account of its own start and stop: the banner and `stopped` say it in fewer lines.
+LIFECYCLE = (
+    "Started server process",
+    "Waiting for application startup",
+    "Application startup complete",
+    "Shutting down",
+    "Waiting for application shutdown",
+    "Application shutdown complete",
+    "Finished server process",
+)
+
+
+class QuietLifecycle(logging.Filter):
+    """Drops uvicorn's start and stop lines (install on the ``uvicorn.error`` logger)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.levelno == logging.INFO and str(record.msg).startswith(LIFECYCLE))
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM stops dev as Ctrl-C does. uvicorn shuts down on either, then raises the signal
+    again for the handler found before it: SIGTERM's default would end the process there, before
+    its last line."""
+
+    def interrupt(_signum: int, _frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def stopped(state: str) -> str:
+    """The one line dev prints once it has shut down."""
+    return "a2a-serverless dev stopped" + (f"; its tasks are kept in {state}" if state else "")

@@ -9,8 +9,10 @@ exactly as at a server in-process, and what dev journals it journals on its own 
 each call returns (`a2a_core.emulator.journal`).
 
 The child serves until its standard input closes: when the parent stops it, and when the parent
-dies however it dies (``kill -9`` included), so no emulator outlives its dev. It ignores SIGINT:
-Ctrl-C reaches the whole process group, and the parent, still shutting down, needs it until then.
+dies however it dies (``kill -9`` included), so no emulator outlives its dev. It ignores SIGINT and
+SIGTERM: Ctrl-C reaches the whole process group, and so does the SIGTERM of a process manager
+(systemd, docker, a shell's ``kill -- -PGID``), and the parent, still shutting down, needs it
+until then.
 """
 
 from __future__ import annotations
@@ -75,7 +77,8 @@ def serve() -> None:
     """The child: serve on a free loopback port, print the endpoint, stop when stdin closes."""
     from a2a_core.emulator.moto_server import start_moto
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for ignored in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(ignored, signal.SIG_IGN)
     server = start_moto()
     host, port = server.get_host_and_port()
     print(f"http://{host}:{port}", flush=True)
