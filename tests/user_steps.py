@@ -16,7 +16,7 @@ STEP_TIMEOUT = 300.0
 
 
 def run(
-    step: str, command: Sequence[str], cwd: Path, env: Mapping[str, str]
+    step: str, command: Sequence[str], cwd: Path, env: Mapping[str, str], *, timeout: float = STEP_TIMEOUT
 ) -> subprocess.CompletedProcess[str]:
     try:
         done = subprocess.run(  # noqa: S603 - our tools, with arguments of this test
@@ -25,11 +25,11 @@ def run(
             env=dict(env),
             capture_output=True,
             text=True,
-            timeout=STEP_TIMEOUT,
+            timeout=timeout,
             check=False,
         )
     except subprocess.TimeoutExpired as error:
-        pytest.fail(f"{step}: timed out after {STEP_TIMEOUT:.0f} s: {' '.join(command)}\n{error.stderr!r}")
+        pytest.fail(f"{step}: timed out after {timeout:.0f} s: {' '.join(command)}\n{error.stderr!r}")
     if done.returncode != 0:
         pytest.fail(
             f"{step} failed (exit {done.returncode}): {' '.join(command)}\n{done.stdout}\n{done.stderr}"
