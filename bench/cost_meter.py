@@ -46,6 +46,51 @@ def item_size(item: dict[str, Any]) -> int:
     return sum(len(name.encode()) + attribute_size(value) for name, value in item.items())
 
 
+def updated_item(before: dict[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    """The item an UpdateItem leaves: ``before`` with its SET attributes given their values (an
+    expression's last value placeholder, as ``if_not_exists(n, :zero) + :one`` sets a number) and
+    its REMOVE attributes gone."""
+    names = params.get("ExpressionAttributeNames", {})
+    values = params.get("ExpressionAttributeValues", {})
+    after = dict(before)
+    for clause, body in _clauses(params.get("UpdateExpression", "")):
+        for part in _top_level(body):
+            if clause == "REMOVE":
+                after.pop(names.get(part.strip(), part.strip()), None)
+            elif clause == "SET" and "=" in part:
+                path, expression = part.split("=", 1)
+                placeholders = [
+                    word.strip("(),") for word in expression.split() if word.strip("(),") in values
+                ]
+                if placeholders:
+                    after[names.get(path.strip(), path.strip())] = values[placeholders[-1]]
+    return after
+
+
+def _clauses(expression: str) -> list[tuple[str, str]]:
+    """``SET a = :a, b = :b REMOVE c`` -> [("SET", "a = :a, b = :b"), ("REMOVE", "c")]."""
+    clauses: list[tuple[str, str]] = []
+    for word in expression.split():
+        if word in ("SET", "REMOVE", "ADD", "DELETE"):
+            clauses.append((word, ""))
+        elif clauses:
+            clauses[-1] = (clauses[-1][0], f"{clauses[-1][1]} {word}")
+    return clauses
+
+
+def _top_level(body: str) -> list[str]:
+    """A clause's comma-separated actions (commas inside a function's parentheses kept)."""
+    parts, depth, current = [], 0, ""
+    for char in body:
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current] if current.strip() else parts
+
+
 def index_entries(item: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The entry ``item`` writes in each index whose keys it carries (what the index holds)."""
     entries = {}
@@ -84,6 +129,9 @@ class Meter:
     # Leave out the writers' push-config checks (`a2a_core.aws.dynamodb.push_marks`): a run as the
     # stack ran before it marked commits.
     without_marks: bool = False
+    # The items written so far, by key: DynamoDB bills an UpdateItem by the larger of the item's
+    # sizes before and after it.
+    items: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
 
     def attach(self, client: Any) -> None:
         """Count ``client``'s calls: the lean client's (`a2a_core.aws.json_client`, what the
@@ -120,8 +168,12 @@ class Meter:
         self.calls[f"{service}:{operation}"] += 1
         if service != "dynamodb" or "Error" in answer:
             return
-        if operation == "UpdateItem":  # rate buckets, push configs, listing moves: small items, a unit
-            self.write_units += 1 + len(removed_index_entries(params))
+        if operation == "UpdateItem":  # rate buckets, push configs, listing moves, contexts
+            key = _key(params["Key"])
+            before = self.items.get(key, params["Key"])
+            after = self.items[key] = updated_item(before, params)
+            self.write_units += math.ceil(max(item_size(before), item_size(after)) / 1024)
+            self.write_units += len(removed_index_entries(params))
             if params["Key"][TABLE.partition_key]["S"].startswith(TASK_ITEM):  # a push config
                 values = params.get("ExpressionAttributeValues", {}).values()
                 self.table_bytes += (
@@ -142,6 +194,7 @@ class Meter:
             self.read_units += units * factor
 
     def _put(self, item: dict[str, Any]) -> None:
+        self.items[_key(item)] = item
         size = item_size(item)
         self.item_bytes.append(size)
         self.write_units += math.ceil(size / 1024)
@@ -153,6 +206,10 @@ class Meter:
                 self.index_entry_bytes = entry_bytes
             self.write_units += math.ceil(entry_bytes / 1024)
             self.index_bytes += entry_bytes + ITEM_OVERHEAD
+
+
+def _key(item: dict[str, Any]) -> tuple[str, str]:
+    return item[TABLE.partition_key]["S"], item.get(TABLE.sort_key, {}).get("S", "")
 
 
 def _push_configs(params: dict[str, Any]) -> bool:
