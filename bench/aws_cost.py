@@ -9,8 +9,8 @@ record it lets through invokes the push handler. Counted, per task:
 - every AWS call the handlers make (the lean client's hooks): DynamoDB read and write units from
   item sizes the way DynamoDB bills them (writes: ceil(item KB), an update the larger of the
   item's sizes before and after it; an item carrying an index's keys writes the index entry too,
-  sized by what the index projects, and an update removing them deletes it; strongly consistent queries: ceil(sum of returned item sizes / 4 KB)), SQS
-  requests, KMS signatures;
+  sized by what the index projects, and an update removing them deletes it; strongly consistent
+  queries: ceil(sum of returned item sizes / 4 KB)), SQS requests, KMS signatures;
 - Lambda invocations and their duration against moto (an upper bound: moto answers slower than
   DynamoDB does), the agent's own compute excluded;
 - the log bytes each function writes (its real lines, at the stack's levels: Powertools' at
