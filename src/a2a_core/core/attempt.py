@@ -24,7 +24,7 @@ from a2a_core.core.errors import (
     TurnLostError,
 )
 from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import is_terminal
+from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.snapshots import Folding
 from a2a_core.domain import TaskState
@@ -114,10 +114,13 @@ class Attempt:
             if head.state == TaskState.canceled:
                 raise TaskCanceledError(f"Task {self.task_id} was canceled")
             # Another worker took this turn over (our lease ran out while we ran) and started a
-            # new attempt, or the turn ended without us: a late writer must change nothing.
+            # new attempt, or the turn ended without us (or by a write of ours whose answer we
+            # never got, as when the store's answer to a question came after the agent's time ran
+            # out): a late writer must change nothing.
             run = head.run
             if (
                 is_terminal(head.state)
+                or head.state in INTERRUPTED_STATES
                 or run is None
                 or run.run_id != self.run_id
                 or (self._attempt is not None and run.attempt != self._attempt)
