@@ -138,9 +138,9 @@ docs: setup
 
 # One pytest worker per core (pytest-xdist); --dist loadgroup sends each test to a free worker,
 # except that a module's tests sharing module-scoped servers stay together (tests/conftest.py).
-# pytest-cov combines the workers' coverage.
+# pytest-cov combines the workers' coverage; the 15 slowest tests are listed at the end (where the time goes).
 pytest: setup
-	$(VENV)/bin/pytest -n auto --dist loadgroup --cov --cov-report=term-missing:skip-covered
+	$(VENV)/bin/pytest -n auto --dist loadgroup --durations=15 --cov --cov-report=term-missing:skip-covered
 
 # The docs page test drives Debian's chromium (playwright-core never downloads a browser); the
 # dev banner test runs its curl command as printed.
