@@ -2,11 +2,13 @@
 them, on their scripted models, served by ``a2a-serverless dev --state-dir S``; turn 1, dev
 SIGKILLed, dev started again on S, turn 2 (what the next Lambda invocation looks like). And the
 framework adapters' own tests (tests/frameworks/*_sessions.py), run in each framework's
-environment on memory and on moto.
+environment on memory and on moto, and the projects through the worker Lambda handler with each
+turn in a freshly imported worker instance (tests/frameworks/worker_lambda_sessions.py).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,10 +106,17 @@ async def test_strands_an_approval_after_a_restart_completes_the_task(served: Re
 
 @pytest.mark.parametrize(
     ("framework", "tests"),
-    [*((f, "adk_sessions.py") for f in ADK.values()), (STRANDS, "strands_sessions.py")],
-    ids=[*ADK, "strands"],
+    [
+        *((f, "adk_sessions.py") for f in ADK.values()),
+        (STRANDS, "strands_sessions.py"),
+        *((f, "worker_lambda_sessions.py") for f in ADK.values()),
+        (STRANDS, "worker_lambda_sessions.py"),
+    ],
+    ids=[*ADK, "strands", *(f"{name}-worker-lambda" for name in ADK), "strands-worker-lambda"],
 )
 def test_the_framework_adapters_tests_pass_in_its_environment(framework: Framework, tests: str) -> None:
+    """The adapters on memory and moto; the templates' projects through the worker Lambda
+    handler, each turn in a freshly imported worker instance."""
     result = subprocess.run(  # noqa: S603 - our interpreter, our test file
         [
             str(framework.python),
@@ -122,6 +131,7 @@ def test_the_framework_adapters_tests_pass_in_its_environment(framework: Framewo
             "addopts=",
         ],
         cwd=REPO,
+        env={**os.environ, "FRAMEWORK_TEMPLATE": framework.template},
         capture_output=True,
         text=True,
         timeout=600,
