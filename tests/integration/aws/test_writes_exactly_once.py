@@ -4,6 +4,7 @@ client's resend: the update is stored exactly once (the resend is recognised by 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -16,6 +17,7 @@ from a2a_core.aws.http_pool import HttpResponse
 from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.emulator.moto_server import EmulatedAws
+from dynamodb_faults import DynamoDBFaults, scaled_throttle_backoff
 
 pytestmark = pytest.mark.anyio
 
@@ -128,3 +130,46 @@ async def test_a_lost_record_answer_then_another_write_applies_the_update_once(
     stored = await other.load_record("s1", "count")
     assert stored is not None
     assert (stored.value, stored.version, calls) == (3, 3, [1])
+
+
+def test_two_workers_counting_under_injected_faults_count_each_call_once(
+    local_aws: EmulatedAws, aws_resources: ResourceNames
+) -> None:
+    """20% of the calls fail as the client retries them (30% of the writes after they landed),
+    while another worker writes the same context: every update lands exactly once."""
+    faults = DynamoDBFaults(rate=0.2, modes=["retried"], seed=43)
+    per_worker = 20
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+    asyncio.run(
+        DynamoDBContextStore(
+            local_aws.clients.dynamodb, aws_resources.table, retention_seconds=DAY
+        ).update_context("c1", 0, expected_version=0)
+    )
+
+    def worker() -> None:
+        client = build_clients(local_aws.region, local_aws.endpoint_url).dynamodb
+        faults.attach(client)
+        store = DynamoDBContextStore(client, aws_resources.table, retention_seconds=DAY)
+        start.wait(10)
+        try:
+            for _ in range(per_worker):
+                asyncio.run(store.update("c1", plus_one))
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    with scaled_throttle_backoff(0.05):
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    assert errors == []
+    assert sum(n for kind, n in faults.injected.items() if ":landed:" in kind) > 0
+    stored = asyncio.run(
+        DynamoDBContextStore(
+            local_aws.clients.dynamodb, aws_resources.table, retention_seconds=DAY
+        ).load_context("c1")
+    )
+    assert stored is not None
+    assert stored.value == 2 * per_worker
