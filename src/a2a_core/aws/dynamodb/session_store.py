@@ -48,6 +48,8 @@ BODY = "body"
 BODY_REF = "body_ref"
 
 _SESSION_PREFIX = "SES#"
+# The bucket's objects of sessions: under `a2a_core.cdk.storage.LARGE_BODY_PREFIX` ("tasks/").
+BODY_PREFIX = "tasks/sessions/"
 _RECORD_PREFIX = "REC#"
 _ENTRY_PREFIX = "LOG#"
 _LAST_ENTRY = f"{_ENTRY_PREFIX}{10**12 - 1:012d}"
@@ -256,7 +258,8 @@ class DynamoDBSessionStore(SessionStore):
         if self._blobs is None:
             raise ValueError(f"a session value of {len(data)} bytes needs a bucket: over {self._offload}")
         # Under its own write's key: a resend writes the same object, a replaced one stays whole.
-        key = f"sessions/{hashlib.sha256(session.encode()).hexdigest()}/{sort_key}/{write_id}"
+        # Under the task bodies' prefix: the functions' grant and the bucket's expiry cover it.
+        key = f"{BODY_PREFIX}{hashlib.sha256(session.encode()).hexdigest()}/{sort_key}/{write_id}"
         await aws_call(self._blobs.put, key, data)
         return {BODY_REF: {"S": key}}
 

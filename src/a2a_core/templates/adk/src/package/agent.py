@@ -46,7 +46,5 @@ def build_agent(model: str | BaseLlm = MODEL) -> LlmAgent:
 
 
 def agent(model: str | BaseLlm = MODEL) -> A2aAgentExecutor:
-    runner = Runner(
-        app_name="word_counter", agent=build_agent(model), session_service=AdkSessionService()
-    )
+    runner = Runner(app_name="word_counter", agent=build_agent(model), session_service=AdkSessionService())
     return A2aAgentExecutor(runner=runner)
