@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from a2a_core.core.caller import Caller
 from a2a_core.core.context import TaskContext
 from a2a_core.core.records import ANONYMOUS_OWNER
 from a2a_core.core.session_scope import SessionScope, current_session_scope, entered, owner_space
@@ -53,3 +54,26 @@ def test_entered_sets_the_scope_for_the_block_only() -> None:
     with entered(scope):
         assert current_session_scope() is scope
     assert current_session_scope() is None
+
+
+async def test_a_caller_reusing_another_callers_context_id_gets_a_session_space_of_its_own() -> None:
+    """The space comes from the task's owner (the authenticated principal the engine stored),
+    not from the contextId the request names."""
+
+    async def agent(ctx: TaskContext) -> str:
+        scope = current_session_scope()
+        assert scope is not None
+        key = scope.key("notes", ctx.context_id)
+        earlier = [entry.value for entry in await scope.store.read_entries(key)]
+        await scope.store.append(key, ctx.text)
+        return f"earlier: {earlier}"
+
+    async with run_agent(agent) as a:
+        a._caller = Caller(principal="alice")
+        first = await a.send("alice's note", context_id="shared")
+        again = await a.send("alice again", context_id="shared")
+        a._caller = Caller(principal="bob")
+        bobs = await a.send("bob's note", context_id="shared")
+    assert first.text == "earlier: []"
+    assert again.text == 'earlier: ["alice\'s note"]'
+    assert bobs.text == "earlier: []"
