@@ -50,6 +50,7 @@ class Scripted(Model):
             )
         elif last.get("text", "").startswith("count "):
             call = {"toolUseId": "count-1", "name": "count_words"}
+            event: Any
             for event in (
                 {"messageStart": {"role": "assistant"}},
                 {"contentBlockStart": {"start": {"toolUse": call}}},
@@ -61,7 +62,7 @@ class Scripted(Model):
                 {"contentBlockStop": {}},
                 {"messageStop": {"stopReason": "tool_use"}},
             ):
-                yield event  # type: ignore[misc]
+                yield event
             return
         else:
             said = "first: " + next(
@@ -74,7 +75,7 @@ class Scripted(Model):
             {"contentBlockStop": {}},
             {"messageStop": {"stopReason": "end_turn"}},
         ):
-            yield event  # type: ignore[misc]
+            yield event
 
 
 @tool(context=True)
@@ -115,9 +116,11 @@ def test_a_pending_interrupt_is_resumed_by_an_agent_built_anew(store: SessionSto
     asked = build(store)
     result = asked("count a b c")
     assert result.stop_reason == "interrupt"
+    assert result.interrupts is not None
     (interrupt,) = result.interrupts
     resumed = build(store)  # the reply's turn, in another worker
-    done = resumed([{"interruptResponse": {"interruptId": interrupt.id, "response": "yes"}}])
+    reply: Any = [{"interruptResponse": {"interruptId": interrupt.id, "response": "yes"}}]
+    done = resumed(reply)
     assert done.stop_reason == "end_turn"
     assert text(done) == str({"words": 3, "approved": "yes"})
     # Each message once, in order: the question, the tool call, its result, the answer.
@@ -148,9 +151,9 @@ def test_messages_are_stored_once_and_listed_by_window(store: SessionStore) -> N
 def test_a_redacted_message_is_replaced_in_place(store: SessionStore) -> None:
     agent = build(store)
     agent("my secret")
-    agent._session_manager.redact_latest_message(
-        {"role": "assistant", "content": [{"text": "[redacted]"}]}, agent
-    )  # type: ignore[union-attr]
+    manager = agent._session_manager
+    assert manager is not None
+    manager.redact_latest_message({"role": "assistant", "content": [{"text": "[redacted]"}]}, agent)
     assert build(store).messages[-1]["content"] == [{"text": "[redacted]"}]
 
 

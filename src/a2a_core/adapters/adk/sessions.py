@@ -131,7 +131,7 @@ class AdkSessionService(BaseSessionService):
             app_name=app_name,
             user_id=user_id,
             id=session_id,
-            state=dict(meta["state"]),  # type: ignore[arg-type]
+            state=dict(meta["state"]),
             events=events,
             last_update_time=float(meta["created"]) if newest is None else newest,
         )
