@@ -169,3 +169,40 @@ def test_outside_a_turn_and_without_a_store_it_says_so() -> None:
 
     with pytest.raises(RuntimeError, match="no turn is running"):
         asyncio.run(AdkSessionService().get_session(app_name=APP, user_id="u", session_id="s"))
+
+
+def test_two_workers_appending_to_one_session_lose_no_event_and_store_none_twice(store: SessionStore) -> None:
+    import asyncio
+    import threading
+
+    asyncio.run(AdkSessionService(store).create_session(app_name=APP, user_id="u", session_id="busy"))
+    start = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def worker(name: str) -> None:
+        async def work() -> None:
+            service = AdkSessionService(store)  # each worker its own service, as two Lambdas
+            session = await service.get_session(app_name=APP, user_id="u", session_id="busy")
+            assert session is not None
+            for n in range(6):
+                await service.append_event(session, event(f"{name}{n}", timestamp=float(n), delta={name: n}))
+
+        start.wait(10)
+        try:
+            asyncio.run(work())
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(name,)) for name in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    found = asyncio.run(AdkSessionService(store).get_session(app_name=APP, user_id="u", session_id="busy"))
+    assert found is not None
+    texts = seen(found)[3]
+    assert sorted(texts) == sorted(f"{n}{i}" for n in "ab" for i in range(6))
+    for name in "ab":
+        assert [t for t in texts if t.startswith(name)] == [f"{name}{i}" for i in range(6)]
+    assert (found.state["a"], found.state["b"]) == (5, 5)

@@ -202,12 +202,14 @@ class AdkSessionService(BaseSessionService):
         value = json.loads(event.model_dump_json(exclude_none=True))
         seq = (newest[0].seq if newest else 0) + 1
         write_id = f"{event.id}:{uuid.uuid4().hex[:8]}"
-        while True:
+        for _ in range(scope.store.max_attempts):
             try:
                 await scope.store.put_entry(log, seq, value, write_id=write_id)
                 break
             except EntryTakenError:
                 seq += 1  # another worker appended meanwhile: after its event
+        else:
+            raise EntryTakenError(f"session {session.id} is too busy: its event was not stored")
         if event.actions and event.actions.state_delta:
             deltas = _session_util.extract_state_delta(_json_state(event.actions.state_delta))
             await self._merge_scoped(scope, session.app_name, session.user_id, deltas)
