@@ -40,6 +40,10 @@ UVICORN_OPTIONS = ("--lifespan", "off", "--no-access-log")
 # Bump when the layout or the build steps change without any input changing.
 BUNDLE_FORMAT = "4"
 PLATFORMS = {"arm64": "aarch64", "x86_64": "x86_64"}
+# The kit's modules an agent project imports without the worker's own code reaching them: the
+# frameworks' session adapters the adk and strands templates use (their frameworks come with
+# the project's dependencies).
+AGENT_IMPORTS = ("a2a_core.adapters.adk", "a2a_core.adapters.strands")
 # The start command the Lambda Web Adapter runs (AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap): it waits
 # for /healthz, then forwards every API Gateway request to this server and streams the answer back.
 RUN_SH = (
@@ -85,6 +89,8 @@ class BundleSpec:
         )
         closure = closures.closure(function, settings)
         starts = [f"{KIT_NAME}.functions.{function}.handler", *closure.modules]
+        if function == "worker":
+            starts += AGENT_IMPORTS
         if function == "worker" and agent is not None:
             starts.append(agent.partition(":")[0])
         return cls(

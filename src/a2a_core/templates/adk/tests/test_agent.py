@@ -2,6 +2,8 @@
 (tests/scripted.py): no server, no AWS, no network."""
 
 import pytest
+from a2a.server.agent_execution import AgentExecutor, RequestContext
+from a2a.server.events import EventQueue
 from scripted import agent
 
 from a2a_core.testing import run_agent, text_of
@@ -24,3 +26,23 @@ async def test_a_later_task_of_the_context_continues_the_conversation() -> None:
         first = await a.send("count the quick brown fox")
         later = await a.send("What did I ask you first?", context_id=first.context_id)
         assert text_of(later.artifacts[-1].parts) == "You first said: count the quick brown fox"
+
+
+class FreshWorker(AgentExecutor):
+    """Every turn on an executor built anew, as a fresh worker (another Lambda instance) runs it:
+    only what the kit stored carries over."""
+
+    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
+        await agent().execute(context, event_queue)
+
+    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
+        await agent().cancel(context, event_queue)
+
+
+async def test_turn_2_on_a_fresh_worker_continues_the_conversation() -> None:
+    async with run_agent(FreshWorker()) as a:
+        first = await a.send("count the quick brown fox")
+        later = await a.send("What did I ask you first?", context_id=first.context_id)
+        assert text_of(later.artifacts[-1].parts) == "You first said: count the quick brown fox"
+        other = await a.send("What did I ask you first?")  # another context: another session
+        assert text_of(other.artifacts[-1].parts) == "You first said: What did I ask you first?"

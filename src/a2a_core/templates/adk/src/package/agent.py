@@ -3,14 +3,13 @@
 
 ``[tool.a2a-serverless] agent`` names `agent`, a function that builds the executor: the kit
 calls it once per process (in ``a2a-serverless dev``, in the worker Lambda). Each A2A context is
-an ADK session, so a second task in the same context continues the conversation.
+an ADK session, so a second task in the same context continues the conversation, whichever
+worker runs it: the sessions are kept in the kit's own storage (`AdkSessionService`: DynamoDB
+when deployed, the emulator in ``dev``, memory in the tests), each caller's apart.
 
 The model is ``MODEL`` (Gemini: set ``GOOGLE_API_KEY``, or Vertex AI's variables, in the worker's
 environment: ``A2AServiceProps(environment=...)`` in app.py) or any ADK model object (e.g.
 ``LiteLlm("bedrock/...")``); the tests script one (tests/scripted.py), so they run offline.
-ADK's ``InMemorySessionService`` keeps a conversation in the process that ran it: in Lambda, a
-later task of the context may run in another one, so give the runner a session service that
-persists (ADK's ``DatabaseSessionService`` on a database you run) when conversations must last.
 """
 
 import warnings
@@ -19,7 +18,8 @@ from google.adk.a2a.executor.a2a_agent_executor import A2aAgentExecutor
 from google.adk.agents import LlmAgent
 from google.adk.models import BaseLlm
 from google.adk.runners import Runner
-from google.adk.sessions import InMemorySessionService
+
+from a2a_core.adapters.adk import AdkSessionService
 
 MODEL = "gemini-2.5-flash"
 
@@ -46,7 +46,5 @@ def build_agent(model: str | BaseLlm = MODEL) -> LlmAgent:
 
 
 def agent(model: str | BaseLlm = MODEL) -> A2aAgentExecutor:
-    runner = Runner(
-        app_name="word_counter", agent=build_agent(model), session_service=InMemorySessionService()
-    )
+    runner = Runner(app_name="word_counter", agent=build_agent(model), session_service=AdkSessionService())
     return A2aAgentExecutor(runner=runner)
