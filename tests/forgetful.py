@@ -1,0 +1,16 @@
+"""An agent that keeps each context's conversation in a module-level dict: right while one process
+serves every turn, wrong on Lambda, where the next task of a context usually runs in a process
+that never saw the first (what ``--worker fresh`` and ``run_agent(fresh_worker=True)`` show)."""
+
+from __future__ import annotations
+
+from a2a_core import TaskContext
+
+SAID: dict[str, list[str]] = {}  # context id -> what the user said, in this process only
+
+
+async def agent(ctx: TaskContext) -> str:
+    """Answer with everything said in the context so far, as this process remembers it."""
+    said = SAID.setdefault(ctx.context_id, [])
+    said.append(ctx.text or "")
+    return "you said: " + " | ".join(said)
