@@ -10,7 +10,13 @@ from pydantic import JsonValue
 from a2a_core.aws.calls import Item, query_all
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore, context_key
 from a2a_core.aws.resources import TABLE, ResourceNames
-from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError, ContextStore, ContextUpdate
+from a2a_core.core.context_store import (
+    NO_CONTEXT,
+    RECENT_WRITES,
+    ContextConflictError,
+    ContextStore,
+    ContextUpdate,
+)
 from a2a_core.emulator.moto_server import EmulatedAws
 
 pytestmark = pytest.mark.anyio
@@ -73,6 +79,34 @@ async def test_updating_a_missing_context_at_a_version_is_refused(context_store:
     with pytest.raises(ContextConflictError):
         await context_store.update_context("c1", "x", expected_version=1)
     assert await context_store.load_context("c1") is None
+
+
+async def test_a_write_sent_again_is_recognised_after_other_writes(context_store: ContextStore) -> None:
+    """A resend (its answer was lost) stores nothing and returns the version it landed at."""
+    assert await context_store.update_context("c1", "a", expected_version=NO_CONTEXT, write_id="w1") == 1
+    assert await context_store.update_context("c1", "b", expected_version=1, write_id="w2") == 2
+    assert await context_store.update_context("c1", "c", expected_version=2) == 3
+    assert await context_store.update_context("c1", "a", expected_version=NO_CONTEXT, write_id="w1") == 1
+    assert await context_store.update_context("c1", "b", expected_version=1, write_id="w2") == 2
+    loaded = await context_store.load_context("c1")
+    assert loaded is not None
+    assert (loaded.value, loaded.version) == ("c", 3)
+    with pytest.raises(ContextConflictError):  # a new write of an old version is still a conflict
+        await context_store.update_context("c1", "d", expected_version=2, write_id="w3")
+
+
+async def test_a_write_is_recognised_while_among_the_recent_ones(context_store: ContextStore) -> None:
+    await context_store.update_context("c1", 0, expected_version=NO_CONTEXT)
+    await context_store.update_context("c1", 1, expected_version=1, write_id="mine")
+    for version in range(2, RECENT_WRITES + 1):
+        await context_store.update_context("c1", version, expected_version=version)
+    assert await context_store.update_context("c1", 1, expected_version=1, write_id="mine") == 2
+    await context_store.update_context("c1", "later", expected_version=RECENT_WRITES + 1)
+    with pytest.raises(ContextConflictError):  # RECENT_WRITES writes later, it is forgotten
+        await context_store.update_context("c1", 1, expected_version=1, write_id="mine")
+    loaded = await context_store.load_context("c1")
+    assert loaded is not None
+    assert (loaded.value, loaded.version) == ("later", RECENT_WRITES + 2)
 
 
 async def test_a_value_that_is_not_json_is_refused(context_store: ContextStore) -> None:

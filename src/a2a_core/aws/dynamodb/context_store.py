@@ -3,7 +3,9 @@
 Items live in their own partition, ``CTX#<context_id>``, beside (never inside) the task logs:
 
 - the head, sort key ``HEAD``: ``version``, ``write_id``, the TTL attribute, and either ``body``
-  (the JSON, when it fits in ``chunk_bytes``) or ``chunks`` (how many chunk items hold it);
+  (the JSON, when it fits in ``chunk_bytes``) or ``chunks`` (how many chunk items hold it); the
+  write ids of recent versions, version ``v``'s in ``w<v % RECENT_WRITES>``, and the write that
+  created the head in ``created_by`` (at ``created_version``);
 - chunks, sort key ``CHUNK#<write_id>#<index:05d>``: ``data``, a binary slice of the JSON, and
   the same TTL as their head.
 
@@ -14,6 +16,10 @@ stored. Chunks are never rewritten, so a reader that fetched a head can always f
 Chunks of a replaced or losing write are left to TTL: the worker role may only put, update and
 read items, and a TTL delete costs nothing where a delete costs as much as the write it undoes.
 
+A write the client sends again after its answer was lost fails its version condition once
+another writer moved the version; the head it gets back still names it among the recent write
+ids, so it counts as landed rather than as a conflict (whose caller would apply it again).
+
 A head past its TTL counts as gone even before DynamoDB's sweeper removes it (which may take
 days): it reads as None and may be created again, at a higher version than it ever had.
 """
@@ -22,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -33,11 +38,13 @@ from a2a_core.aws.calls import Item, KeyTakenError, aws_call
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.context_store import (
     NO_CONTEXT,
+    RECENT_WRITES,
     Context,
     ContextConflictError,
     ContextStore,
     dump_value,
     load_value,
+    new_write_id,
 )
 from a2a_core.core.errors import StoreUnavailableError
 
@@ -49,6 +56,8 @@ WRITE_ID = "write_id"
 BODY = "body"
 CHUNKS = "chunks"
 DATA = "data"
+CREATED_BY = "created_by"
+CREATED_VERSION = "created_version"
 
 _NAMES = {
     "#version": VERSION,
@@ -106,9 +115,11 @@ class DynamoDBContextStore(ContextStore):
         data = await self._read_chunks(context_id, head[WRITE_ID]["S"], int(head[CHUNKS]["N"]))
         return Context(context_id, load_value(data), version)
 
-    async def update_context(self, context_id: str, value: JsonValue, *, expected_version: int) -> int:
+    async def update_context(
+        self, context_id: str, value: JsonValue, *, expected_version: int, write_id: str | None = None
+    ) -> int:
         data = dump_value(value)
-        write_id = secrets.token_urlsafe(12)
+        write_id = write_id or new_write_id()
         expires_at = {"N": str(int(self._clock()) + self._retention)}
         values: Item = {":one": {"N": "1"}, ":write_id": {"S": write_id}, ":ttl": expires_at}
         if len(data) <= self._chunk_bytes:
@@ -120,6 +131,17 @@ class DynamoDBContextStore(ContextStore):
             stored, dropped = "#chunks = :chunks", "#body"
             values[":chunks"] = {"N": str(len(slices))}
         condition, condition_names, condition_values = self._condition(expected_version)
+        if expected_version == NO_CONTEXT:
+            # The new version is only known here when no expired head is being replaced.
+            remembered = "#created_by = :write_id, #created_version = if_not_exists(#version, :zero) + :one"
+            condition_names = {
+                **condition_names,
+                "#created_by": CREATED_BY,
+                "#created_version": CREATED_VERSION,
+            }
+        else:
+            remembered = "#slot = :write_id"
+            condition_names = {**condition_names, "#slot": _slot(expected_version + 1)}
         try:
             response = await aws_call(
                 self._client.update_item,
@@ -129,7 +151,7 @@ class DynamoDBContextStore(ContextStore):
                 # the context before it expired can never build on the new one.
                 UpdateExpression=(
                     "SET #version = if_not_exists(#version, :zero) + :one, #write_id = :write_id, "
-                    f"#ttl = :ttl, {stored} REMOVE {dropped}"
+                    f"#ttl = :ttl, {remembered}, {stored} REMOVE {dropped}"
                 ),
                 ConditionExpression=condition,
                 ExpressionAttributeNames={**_NAMES, **condition_names},
@@ -139,9 +161,9 @@ class DynamoDBContextStore(ContextStore):
             )
         except KeyTakenError as taken:
             # The client resends a call whose answer was lost; finding our own write means it landed.
-            existing = taken.existing or {}
-            if existing.get(WRITE_ID) == values[":write_id"]:
-                return int(existing[VERSION]["N"])
+            landed = _landed_version(taken.existing or {}, write_id)
+            if landed is not None:
+                return landed
             raise ContextConflictError(
                 f"context {context_id} moved past version {expected_version}"
             ) from None
@@ -200,6 +222,24 @@ class DynamoDBContextStore(ContextStore):
             TABLE.partition_key: {"S": context_key(context_id)},
             TABLE.sort_key: {"S": sort_key},
         }
+
+
+def _slot(version: int) -> str:
+    return f"w{version % RECENT_WRITES}"
+
+
+def _landed_version(head: Item, write_id: str) -> int | None:
+    """The version ``write_id`` landed at, if ``head`` (a head item) still names it; else None."""
+    if VERSION not in head:
+        return None
+    if head.get(CREATED_BY, {}).get("S") == write_id:
+        return int(head[CREATED_VERSION]["N"])
+    current = int(head[VERSION]["N"])
+    for back in range(RECENT_WRITES):
+        version = current - back
+        if version > 0 and head.get(_slot(version), {}).get("S") == write_id:
+            return version
+    return None
 
 
 def _chunk_key(write_id: str, index: int) -> str:
