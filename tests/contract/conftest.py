@@ -13,11 +13,13 @@ from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
+from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
+from a2a_core.core.session_store import InMemorySessionStore, SessionStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
@@ -81,6 +83,21 @@ def _context_store(request: pytest.FixtureRequest, *, chunk_bytes: int) -> Conte
     aws, names = _aws(request)
     return DynamoDBContextStore(
         aws.clients.dynamodb, names.table, retention_seconds=RETENTION, chunk_bytes=chunk_bytes
+    )
+
+
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3"])
+def session_store(request: pytest.FixtureRequest) -> SessionStore:
+    # "dynamodb+s3" moves every value to S3, so the whole contract also holds for offloaded values.
+    if request.param == "memory":
+        return InMemorySessionStore()
+    aws, names = _aws(request)
+    return DynamoDBSessionStore(
+        aws.clients.dynamodb,
+        names.table,
+        retention_seconds=RETENTION,
+        blobs=S3Blobs(lambda: aws.clients.s3, names.bucket),
+        offload_bytes=0 if request.param == "dynamodb+s3" else 300_000,
     )
 
 

@@ -35,10 +35,10 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call
+from a2a_core.aws.dynamodb.recent_writes import CREATED_BY, CREATED_VERSION, VERSION, landed_version, slot
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.context_store import (
     NO_CONTEXT,
-    RECENT_WRITES,
     Context,
     ContextConflictError,
     ContextStore,
@@ -51,13 +51,10 @@ from a2a_core.core.errors import StoreUnavailableError
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-VERSION = "version"
 WRITE_ID = "write_id"
 BODY = "body"
 CHUNKS = "chunks"
 DATA = "data"
-CREATED_BY = "created_by"
-CREATED_VERSION = "created_version"
 
 _NAMES = {
     "#version": VERSION,
@@ -141,7 +138,7 @@ class DynamoDBContextStore(ContextStore):
             }
         else:
             remembered = "#slot = :write_id"
-            condition_names = {**condition_names, "#slot": _slot(expected_version + 1)}
+            condition_names = {**condition_names, "#slot": slot(expected_version + 1)}
         try:
             response = await aws_call(
                 self._client.update_item,
@@ -161,7 +158,7 @@ class DynamoDBContextStore(ContextStore):
             )
         except KeyTakenError as taken:
             # The client resends a call whose answer was lost; finding our own write means it landed.
-            landed = _landed_version(taken.existing or {}, write_id)
+            landed = landed_version(taken.existing or {}, write_id)
             if landed is not None:
                 return landed
             raise ContextConflictError(
@@ -222,24 +219,6 @@ class DynamoDBContextStore(ContextStore):
             TABLE.partition_key: {"S": context_key(context_id)},
             TABLE.sort_key: {"S": sort_key},
         }
-
-
-def _slot(version: int) -> str:
-    return f"w{version % RECENT_WRITES}"
-
-
-def _landed_version(head: Item, write_id: str) -> int | None:
-    """The version ``write_id`` landed at, if ``head`` (a head item) still names it; else None."""
-    if VERSION not in head:
-        return None
-    if head.get(CREATED_BY, {}).get("S") == write_id:
-        return int(head[CREATED_VERSION]["N"])
-    current = int(head[VERSION]["N"])
-    for back in range(RECENT_WRITES):
-        version = current - back
-        if version > 0 and head.get(_slot(version), {}).get("S") == write_id:
-            return version
-    return None
 
 
 def _chunk_key(write_id: str, index: int) -> str:
