@@ -42,6 +42,9 @@ class FreshAgent(Agent):
         """Import ``ref`` once now, so a wrong reference fails at startup, not at the first turn."""
         self.ref = ref
         self.module = ref.spec.partition(":")[0]
+        self._roots = [root.resolve() for root in ref.roots]
+        self._installed = _installed_paths()
+        self._files: dict[str, bool] = {}  # a module's file -> whether it is the user's
         import_agent(ref)
 
     async def run(self, ctx: TaskContext) -> Content | None:
@@ -60,21 +63,20 @@ class FreshAgent(Agent):
                 sys.modules.update(saved)
 
     def _user_modules(self) -> Iterator[str]:
-        roots = [root.resolve() for root in self.ref.roots]
-        installed = _installed_paths()
         for name, module in list(sys.modules.items()):
-            users = not name.startswith(_KIT) and _is_users(module, roots, installed)
-            if users or name == self.module:
+            if name == self.module or (not name.startswith(_KIT) and self._is_users(module)):
                 yield name
 
-
-def _is_users(module: ModuleType, roots: list[Path], installed: list[Path]) -> bool:
-    """Whether ``module`` is a file of the user's code: under an import root, not installed."""
-    file = getattr(module, "__file__", None)
-    if not file:
-        return False
-    path = Path(file).resolve()
-    return _under(path, roots) and not _under(path, installed)
+    def _is_users(self, module: ModuleType) -> bool:
+        """Whether ``module`` is a file of the user's code: under an import root, not installed."""
+        file = getattr(module, "__file__", None)
+        if not file:
+            return False
+        users = self._files.get(file)
+        if users is None:  # resolved once per file: every module is looked at before every turn
+            path = Path(file).resolve()
+            users = self._files[file] = _under(path, self._roots) and not _under(path, self._installed)
+        return users
 
 
 def _under(path: Path, folders: list[Path]) -> bool:
