@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.session_store import SessionStore
 from a2a_core.core.worker import Worker
 from a2a_core.protocol.bindings import Protocols
 from a2a_core.protocol.card import CardBuilder
@@ -34,6 +35,8 @@ class AgentServer:
     cards: CardBuilder
     # Where agents keep per-context state (`TaskContext.load_context`); None: agents cannot.
     context_store: ContextStore | None = None
+    # Where frameworks keep their conversations (`a2a_core.core.session_scope`); None: nowhere.
+    session_store: SessionStore | None = None
     # Push notifications (None: off) and the keys `/.well-known/jwks.json` publishes.
     push: PushConfigService | None = None
     push_signers: tuple[Signer, ...] = ()
@@ -46,7 +49,13 @@ class AgentServer:
         """A worker running ``agent`` over this server's tasks, in this process (any agent
         `a2a_core.adapters.resolve.resolve_agent` takes: a function, an `Agent`, an a2a-sdk
         executor, either's class, or a factory)."""
-        return build_worker(self.settings, self.ledger, agent, context_store=self.context_store)
+        return build_worker(
+            self.settings,
+            self.ledger,
+            agent,
+            context_store=self.context_store,
+            session_store=self.session_store,
+        )
 
 
 def build_worker(
@@ -55,6 +64,7 @@ def build_worker(
     agent: object,
     *,
     context_store: ContextStore | None = None,
+    session_store: SessionStore | None = None,
 ) -> Worker:
     """The one way a worker is built (the worker function's, dev's, a test's). A turn is claimed
     at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
@@ -66,5 +76,6 @@ def build_worker(
         resolve_agent(agent),
         lease_seconds=settings.lease_seconds,
         context_store=context_store,
+        session_store=session_store,
         hold_after_seconds=settings.recovery_hold_after_seconds,
     )

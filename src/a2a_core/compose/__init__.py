@@ -25,6 +25,7 @@ from a2a_core.core.engine import TaskEngine
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.page_tokens import PageTokens
 from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.session_store import SessionStore
 from a2a_core.core.store import TaskStore
 from a2a_core.core.streams import REPLY_WAIT_SECONDS, TaskStreams
 from a2a_core.core.worker import Worker
@@ -54,7 +55,13 @@ def compose_worker(adapters: Adapters, agent: object) -> Worker:
     """The worker over one backend's adapters: what the worker function runs, and what dev's
     loop or pollers feed."""
     ledger = TaskLedger(adapters.store, history_cap=adapters.settings.max_history_length)
-    return build_worker(adapters.settings, ledger, agent, context_store=adapters.context_store)
+    return build_worker(
+        adapters.settings,
+        ledger,
+        agent,
+        context_store=adapters.context_store,
+        session_store=adapters.session_store,
+    )
 
 
 def build_server(
@@ -63,6 +70,7 @@ def build_server(
     store: TaskStore,
     broker: Broker,
     context_store: ContextStore | None = None,
+    session_store: SessionStore | None = None,
     push_store: PushConfigStore | None = None,
     push_signers: Sequence[Signer] | None = None,
 ) -> AgentServer:
@@ -104,7 +112,9 @@ def build_server(
         settings, engine, streams=streams, push=push, cards=cards, card_signer=card_signer
     )
     parts = (settings, ledger, engine, protocols, cards)
-    return AgentServer(*parts, context_store=context_store, push=push, push_signers=signers)
+    return AgentServer(
+        *parts, context_store=context_store, session_store=session_store, push=push, push_signers=signers
+    )
 
 
 def page_token_secret(settings: Settings) -> bytes:

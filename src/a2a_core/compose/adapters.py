@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from a2a_core.core.broker import Broker, InMemoryBroker
 from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
+from a2a_core.core.session_store import InMemorySessionStore, SessionStore
 from a2a_core.core.store import InMemoryTaskStore, TaskStore
 from a2a_core.settings import Settings
 
@@ -43,6 +44,11 @@ class Adapters(ABC):
     @property
     @abstractmethod
     def context_store(self) -> ContextStore: ...
+
+    @property
+    @abstractmethod
+    def session_store(self) -> SessionStore:
+        """Where frameworks keep their conversations (`a2a_core.core.session_store`)."""
 
     @property
     @abstractmethod
@@ -88,6 +94,10 @@ class InMemoryAdapters(Adapters):
     @cached_property
     def context_store(self) -> InMemoryContextStore:
         return InMemoryContextStore()
+
+    @cached_property
+    def session_store(self) -> InMemorySessionStore:
+        return InMemorySessionStore()
 
     @cached_property
     def push_dead_letters(self) -> PushDeadLetters:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
     from a2a_core.aws.dynamodb.push_marks import PushMarks
     from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
+    from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore
     from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
     from a2a_core.aws.kms_signer import KmsSigner
     from a2a_core.aws.sqs_broker import SqsBroker, SqsMessages
@@ -72,6 +73,10 @@ class AwsAdapters(Adapters):
     @functools.cached_property
     def context_store(self) -> DynamoDBContextStore:
         return build_context_store(self.settings, self.clients)
+
+    @functools.cached_property
+    def session_store(self) -> DynamoDBSessionStore:
+        return build_session_store(self.settings, self.clients)
 
     @functools.cached_property
     def push_dead_letters(self) -> SqsPushDeadLetters:
@@ -163,6 +168,19 @@ def build_context_store(settings: Settings, clients: AwsClients) -> DynamoDBCont
         required(settings.table_name, "table_name"),
         retention_seconds=settings.retention_days * _DAY,
         chunk_bytes=settings.offload_threshold_bytes,
+    )
+
+
+def build_session_store(settings: Settings, clients: AwsClients) -> DynamoDBSessionStore:
+    from a2a_core.aws.blobs import S3Blobs
+    from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore
+
+    return DynamoDBSessionStore(
+        clients.dynamodb,
+        required(settings.table_name, "table_name"),
+        retention_seconds=settings.retention_days * _DAY,
+        blobs=S3Blobs(lambda: clients.s3, required(settings.bucket_name, "bucket_name")),
+        offload_bytes=settings.offload_threshold_bytes,
     )
 
 

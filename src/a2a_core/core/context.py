@@ -29,6 +29,8 @@ from a2a_core.core.records import (
     StatusChanged,
     TurnRequest,
 )
+from a2a_core.core.session_scope import SessionScope, owner_space
+from a2a_core.core.session_store import SessionStore
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ class TaskContext:
         *,
         head: Commit | None = None,
         context_store: ContextStore | None = None,
+        session_store: SessionStore | None = None,
         folding: Folding | None = None,
         turn_key: str | None = None,
         request: TurnRequest | None = None,
@@ -86,6 +89,10 @@ class TaskContext:
         self._turn_key = turn_key or f"{task.id}:{run_id}"
         self._artifacts_named = 0
         self._conversation = Conversation(context_store, task.context_id, self._owner, self.attempt)
+        # Frameworks' sessions, in the space of the task's owner (never of the request's contextId).
+        self.sessions: SessionScope | None = (
+            None if session_store is None else SessionScope(session_store, owner_space(self._owner))
+        )
         self._request = request or TurnRequest()
         self.task = task
         self.run_id = run_id

@@ -44,6 +44,8 @@ from a2a_core.core.executor import Agent
 from a2a_core.core.leases import RunInProgressError, claim, give_up, pending_run, release
 from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.records import Commit
+from a2a_core.core.session_scope import entered
+from a2a_core.core.session_store import SessionStore
 from a2a_core.core.snapshots import messages_of
 from a2a_core.core.supervision import CANCEL_POLL_SECONDS, GRACE_SECONDS, AgentOutcome, run_agent
 from a2a_core.core.task_reads import TaskView
@@ -81,6 +83,7 @@ class Worker:
         max_attempts: int = MAX_ATTEMPTS,
         clock: Callable[[], float] = time.time,
         context_store: ContextStore | None = None,
+        session_store: SessionStore | None = None,
         redelivery_margin: float = 5.0,
         heartbeat_seconds: float = 60.0,
         store_retry_seconds: float = 10.0,
@@ -98,6 +101,7 @@ class Worker:
         self.ledger = ledger
         self.agent = agent
         self.context_store = context_store
+        self.session_store = session_store
         self.lease_seconds = lease_seconds
         self.safety_margin = safety_margin
         self.max_attempts = max_attempts
@@ -203,6 +207,7 @@ class Worker:
             operation.run_id,
             head=claim,
             context_store=self.context_store,
+            session_store=self.session_store,
             folding=known,
             turn_key=f"{operation.task_id}:{operation.run_id}:{folding.turn_messages}",
             request=folding.turn_request,
@@ -216,9 +221,10 @@ class Worker:
         """Run the agent and record how it ended; raises `StoreUnavailableError` if the store
         failed meanwhile (the turn is given back for the next delivery)."""
         budget = None if deadline is None else deadline - self.safety_margin - time.monotonic()
-        outcome = await run_agent(
-            self.agent, ctx, budget=budget, grace=self.stop_grace, cancel_poll=self.cancel_poll_seconds
-        )
+        with entered(ctx.sessions):  # a framework's session service finds the turn's sessions
+            outcome = await run_agent(
+                self.agent, ctx, budget=budget, grace=self.stop_grace, cancel_poll=self.cancel_poll_seconds
+            )
         if ctx.interruption is None:
             with contextlib.suppress(TaskCanceledError, StoreUnavailableError):  # noted on ctx
                 await self._record(ctx, outcome)

@@ -30,6 +30,7 @@ from a2a_core.core.executor import Agent
 from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.records import reply_of
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskQuery, TaskRef
+from a2a_core.core.session_store import InMemorySessionStore
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
 from a2a_core.core.worker import RunInProgressError
@@ -77,10 +78,15 @@ class AgentHarness:
         self.raise_agent_errors = raise_agent_errors
         self.timeout = timeout
         self.context_store = InMemoryContextStore()
+        self.session_store = InMemorySessionStore()  # frameworks' conversations
         self._broker = InMemoryBroker()
         self._errors: dict[str, BaseException] = {}
         self.server: AgentServer = build_server(
-            settings, store=InMemoryTaskStore(), broker=self._broker, context_store=self.context_store
+            settings,
+            store=InMemoryTaskStore(),
+            broker=self._broker,
+            context_store=self.context_store,
+            session_store=self.session_store,
         )
         served = _fresh(agent) if fresh_worker else resolve_agent(agent)
         self._worker = self.server.worker(_Recording(served, self._errors))

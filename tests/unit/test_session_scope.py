@@ -1,0 +1,55 @@
+"""The turn's session scope: set by the worker for the agent's run, in the task owner's space."""
+
+from __future__ import annotations
+
+import pytest
+
+from a2a_core.core.context import TaskContext
+from a2a_core.core.records import ANONYMOUS_OWNER
+from a2a_core.core.session_scope import SessionScope, current_session_scope, entered, owner_space
+from a2a_core.core.session_store import InMemorySessionStore
+from a2a_core.testing import run_agent
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_agent_runs_with_its_turns_scope_current() -> None:
+    seen: list[SessionScope | None] = []
+
+    async def agent(ctx: TaskContext) -> str:
+        scope = current_session_scope()
+        seen.append(scope)
+        assert scope is not None
+        await scope.store.append(scope.key("notes", ctx.context_id), ctx.text)
+        return "noted"
+
+    async with run_agent(agent) as a:
+        first = await a.send("one")
+        await a.send("two", context_id=first.context_id)
+        scope = seen[0]
+        assert scope is not None
+        assert scope.store is a.session_store
+        notes = await a.session_store.read_entries(scope.key("notes", first.context_id))
+        assert [entry.value for entry in notes] == ["one", "two"]
+    assert current_session_scope() is None  # only inside a turn
+
+
+def test_each_owner_has_a_space_of_its_own() -> None:
+    assert owner_space(None) == owner_space(ANONYMOUS_OWNER) == "-"
+    alice, bob = owner_space("alice"), owner_space("bob")
+    assert len({alice, bob, "-"}) == 3
+    store = InMemorySessionStore()
+    assert SessionScope(store, alice).key("adk", "ctx-1") != SessionScope(store, bob).key("adk", "ctx-1")
+
+
+def test_key_parts_cannot_reach_into_other_keys() -> None:
+    scope = SessionScope(InMemorySessionStore(), "space")
+    assert scope.key("a/b", "c") != scope.key("a", "b/c")
+    assert scope.key("a/b", "c") == "space/a%2Fb/c"
+
+
+def test_entered_sets_the_scope_for_the_block_only() -> None:
+    scope = SessionScope(InMemorySessionStore(), "s")
+    with entered(scope):
+        assert current_session_scope() is scope
+    assert current_session_scope() is None
