@@ -93,7 +93,7 @@ def test_a_later_task_sees_the_first_ones_messages_on_a_fresh_worker(project: Pa
     assert "history provider" not in server.output
 
 
-def test_a_retried_turn_leaves_one_copy_of_its_messages() -> None:
+def test_a_retried_turn_leaves_one_copy_of_its_messages_and_owners_keep_theirs() -> None:
     if not PYTHON.exists():
         missing_prerequisite(f"the agent-framework environment ({PYTHON.parent.parent}): run `make setup`")
     script = REPO / "tests" / "frameworks" / "agent_framework_retries.py"
@@ -103,9 +103,10 @@ def test_a_retried_turn_leaves_one_copy_of_its_messages() -> None:
     assert result.returncode == 0, result.stderr
     found = json.loads(result.stdout.splitlines()[-1])
     assert found["states"] == ["completed", "completed"]
-    first_attempt, retried, later = found["seen"]
+    first_attempt, retried, later, another_callers = found["seen"]
     assert first_attempt == retried == ["user: first"]  # the retry saw nothing of the lost attempt
     assert later == ["user: first", "assistant: I got 1 messages.", "user: second"]  # once each
+    assert another_callers == ["user: third"]  # the same contextId, another owner: nothing of theirs
     # The log keeps what each attempt appended (nothing rewritten); reads keep the latest attempt.
     assert found["entries"] == [
         [1, "user"],
@@ -115,3 +116,17 @@ def test_a_retried_turn_leaves_one_copy_of_its_messages() -> None:
         [1, "user"],
         [1, "assistant"],
     ]
+
+
+def test_dev_without_a_chat_client_says_so_in_one_line(project: Path) -> None:
+    result = subprocess.run(  # noqa: S603
+        [str(PYTHON), "-m", "a2a_core.cli", "dev", "--port", "0", "--fresh"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()  # no traceback
+    assert line.startswith("a2a-serverless dev: no chat client: build one in agent() in agent.py")

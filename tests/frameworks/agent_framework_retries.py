@@ -4,8 +4,8 @@ agent-framework environment (``python agent_framework_retries.py``): prints one 
 Task 1's first attempt saves its messages and then loses its worker (it parks, and its lease runs
 out); the next delivery runs the turn again, as a new attempt. Task 2 of the same context must see
 task 1's exchange once (the model is told how many messages it got), and task 1's retried attempt
-none of its interrupted attempt's. The kit's real engine, worker and in-memory stores; only the
-clock is the script's.
+none of its interrupted attempt's; another caller naming the same contextId, none of them. The
+kit's real engine, worker and in-memory stores; only the clock is the script's.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from a2a_core.domain import Message as A2AMessage
 from a2a_core.domain import Role, TextPart
 from a2a_core.settings import Settings
 
+ANONYMOUS = Caller()
 seen: list[list[str]] = []  # what the model got, per call
 
 
@@ -93,11 +94,11 @@ async def main() -> dict[str, Any]:
             session_store=sessions,
         )
 
-    async def send(text: str, context_id: str | None = None) -> RunOperation:
+    async def send(text: str, context_id: str | None = None, caller: Caller = ANONYMOUS) -> RunOperation:
         message = A2AMessage(
             role=Role.user, parts=[TextPart(text=text)], message_id=str(uuid.uuid4()), context_id=context_id
         )
-        await server.engine.submit(SendRequest(message, blocking=False), Caller())
+        await server.engine.submit(SendRequest(message, blocking=False), caller)
         operation = await broker.receive(timeout=0)
         assert operation is not None
         return operation
@@ -112,6 +113,8 @@ async def main() -> dict[str, Any]:
     later = await send("second", first.context_id)
     await worker().handle(later)
     second = await server.engine.get_task(TaskQuery(later.task_id, None), Caller())
+    # Another caller naming the same contextId has a conversation of its own.
+    await worker().handle(await send("third", first.context_id, Caller("mallory")))
     lost.cancel()  # what it writes now is refused: its turn was taken over
     await asyncio.gather(lost, return_exceptions=True)
     log = await sessions.read_entries(_session_key(first.context_id))
