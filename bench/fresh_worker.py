@@ -2,8 +2,9 @@
 
 Two figures per agent: building the agent from a fresh import of its module in this process
 (`a2a_core.adapters.fresh.FreshAgent.build`, the work added to each turn), and the latency of a
-blocking ``message/send`` (0.3 JSON-RPC, one at a time, each a new task) against ``dev --fresh``
-(the AWS emulator) started with ``--worker warm`` and with ``--worker fresh``, after a warm-up.
+blocking ``message/send`` (0.3 JSON-RPC, one at a time, each a new task) against two ``dev --fresh``
+(the AWS emulator) running side by side, one ``--worker warm`` and one ``--worker fresh``, sent
+to in turn after a warm-up.
 
     .venv/bin/python bench/fresh_worker.py [--turns 40] [--builds 200] [--agents echo,pydantic-ai] [--json]
 """
@@ -90,23 +91,31 @@ def dev(spec: str, worker: str) -> Iterator[str]:
         reader.join(5)
 
 
-def turn_ms(url: str, turns: int) -> list[float]:
-    """Milliseconds of each of ``turns`` blocking sends (each a new task), after a warm-up."""
-    times = []
+def turn_ms(urls: dict[str, str], turns: int) -> dict[str, list[float]]:
+    """Milliseconds of each of ``turns`` blocking sends (each a new task) per server, after a
+    warm-up; the servers take turns, so a change in the machine's load hits both alike."""
+    times: dict[str, list[float]] = {name: [] for name in urls}
     with httpx.Client(timeout=30) as http:
-        _wait_healthy(http, url)
+        for url in urls.values():
+            _wait_healthy(http, url)
         for index in range(WARMUP + turns):
-            parts = [{"kind": "text", "text": "hi"}]
-            message = {"role": "user", "messageId": str(uuid.uuid4()), "parts": parts}
-            body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": message}}
-            start = time.perf_counter()
-            task = http.post(url, json=body).json()["result"]
-            elapsed = time.perf_counter() - start
-            if task["status"]["state"] not in {"completed", "input-required"}:
-                raise RuntimeError(f"the turn ended {task['status']['state']}: {task}")
-            if index >= WARMUP:
-                times.append(1000 * elapsed)
+            for name, url in urls.items():
+                elapsed = _send(http, url)
+                if index >= WARMUP:
+                    times[name].append(1000 * elapsed)
     return times
+
+
+def _send(http: httpx.Client, url: str) -> float:
+    parts = [{"kind": "text", "text": "hi"}]
+    message = {"role": "user", "messageId": str(uuid.uuid4()), "parts": parts}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": message}}
+    start = time.perf_counter()
+    task = http.post(url, json=body).json()["result"]
+    elapsed = time.perf_counter() - start
+    if task["status"]["state"] not in {"completed", "input-required"}:
+        raise RuntimeError(f"the turn ended {task['status']['state']}: {task}")
+    return elapsed
 
 
 def _wait_healthy(http: httpx.Client, url: str) -> None:
@@ -125,10 +134,10 @@ def measure(name: str, turns: int, builds: int) -> dict[str, Any]:
     """One agent's figures: the build's cost, and the turn's latency warm and fresh."""
     spec = AGENTS[name]
     result: dict[str, Any] = {"agent": name, "build_ms": round(build_ms(spec, builds), 2)}
-    for worker in ("warm", "fresh"):
-        with dev(spec, worker) as url:
-            times = turn_ms(url, turns)
-        result[f"{worker}_p50_ms"] = round(statistics.median(times), 1)
+    with dev(spec, "warm") as warm, dev(spec, "fresh") as fresh:
+        times = turn_ms({"warm": warm, "fresh": fresh}, turns)
+    for worker, measured in times.items():
+        result[f"{worker}_p50_ms"] = round(statistics.median(measured), 1)
     result["added_p50_ms"] = round(result["fresh_p50_ms"] - result["warm_p50_ms"], 1)
     return result
 

@@ -13,7 +13,8 @@ import roots (the project's ``src/``, ...) or is the agent's own module, never a
 package nor the kit (both stay loaded, as a Lambda runtime's layer would be, and re-importing
 them would split class identities the kit relies on). The fresh modules are the turn's own:
 ``sys.modules`` is given back its previous entries once the agent is built, so two turns running
-at once, and the process's other code, never see each other's copies.
+at once, and the process's other code, never see each other's copies. (A module the agent
+imports only while it runs, inside a function, is the copy the process loaded first.)
 """
 
 from __future__ import annotations
