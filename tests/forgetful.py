@@ -4,6 +4,8 @@ that never saw the first (what ``--worker fresh`` and ``run_agent(fresh_worker=T
 
 from __future__ import annotations
 
+import asyncio
+
 from a2a_core import TaskContext
 
 SAID: dict[str, list[str]] = {}  # context id -> what the user said, in this process only
@@ -14,3 +16,13 @@ async def agent(ctx: TaskContext) -> str:
     said = SAID.setdefault(ctx.context_id, [])
     said.append(ctx.text or "")
     return "you said: " + " | ".join(said)
+
+
+LAST: list[str] = []  # what the latest turn of this module's copy was sent
+
+
+async def echo_later(ctx: TaskContext) -> str:
+    """Note the message, wait a moment, answer with the latest message this module noted."""
+    LAST.append(ctx.text or "")
+    await asyncio.sleep(0.3)
+    return LAST[-1]

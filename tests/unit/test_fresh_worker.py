@@ -4,6 +4,7 @@ in the task or the context store carries on."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 
@@ -35,6 +36,13 @@ async def test_a_fresh_worker_forgets_what_the_module_kept() -> None:
     # The fresh copies were the turns' own: the test's module is left as it was.
     assert sys.modules["forgetful"] is forgetful
     assert first.context_id not in forgetful.SAID
+
+
+async def test_turns_running_at_once_on_fresh_workers_share_no_module() -> None:
+    async with run_agent(forgetful.echo_later, fresh_worker=True) as a:
+        first, second = await asyncio.gather(a.send("first"), a.send("second"))
+    # Warm, both turns would note into one list and the first would answer "second".
+    assert (first.text, second.text) == ("first", "second")
 
 
 async def test_the_kits_multiturn_example_continues_on_a_fresh_worker() -> None:
