@@ -10,11 +10,13 @@ called again, so module-level state starts empty each turn.
 
 What is imported anew is the user's code alone: modules whose file lies under the reference's
 import roots (the project's ``src/``, ...) or is the agent's own module, never an installed
-package nor the kit (both stay loaded, as a Lambda runtime's layer would be, and re-importing
-them would split class identities the kit relies on). The fresh modules are the turn's own:
-``sys.modules`` is given back its previous entries once the agent is built, so two turns running
-at once, and the process's other code, never see each other's copies. (A module the agent
-imports only while it runs, inside a function, is the copy the process loaded first.)
+package nor the kit (both stay loaded: re-importing them would cost far more and split class
+identities the kit and the frameworks rely on, so state a library keeps in its own globals is
+the one thing a fresh import does not drop, where a new Lambda instance would). The fresh
+modules are the turn's own: ``sys.modules`` is given back its previous entries once the agent is
+built, so two turns running at once, and the process's other code, never see each other's
+copies. (A module the agent imports only while it runs, inside a function, is the copy the
+process loaded first.)
 """
 
 from __future__ import annotations
