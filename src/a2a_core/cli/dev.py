@@ -37,6 +37,15 @@ def add_parser(commands: Any) -> None:
         help="where tasks live: local = embedded AWS emulation (moto), the default; memory = this "
         "process only; aws = real resources named by A2A_* variables",
     )
+    dev.add_argument(
+        "--worker",
+        choices=["warm", "fresh"],
+        default="warm",
+        help="warm = the agent is imported once and serves every turn (default); fresh = each turn "
+        "runs on an agent imported anew from your modules, as on a Lambda worker that just started, "
+        "so state kept in memory between turns is visibly lost (and edits to your code apply at the "
+        "next turn)",
+    )
     dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     kept = dev.add_mutually_exclusive_group()
     kept.add_argument(
@@ -70,6 +79,7 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from a2a_core.adapters.fresh import FreshAgent
     from a2a_core.dev.console import QuietLifecycle, banner, bind, stop_on_sigterm, stopped
     from a2a_core.dev.guard import DevDoors
     from a2a_core.dev.stack import build_dev_stack
@@ -94,12 +104,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         host, port = sock.getsockname()[:2]
         doors = DevDoors.build((args.host, host), args.cors_origin)
-        stack = build_dev_stack(settings, import_agent(ref), doors=doors, state_dir=state_dir)
+        agent = FreshAgent(ref) if args.worker == "fresh" else import_agent(ref)
+        stack = build_dev_stack(settings, agent, doors=doors, state_dir=state_dir)
     except BaseException:
         sock.close()
         raise
     url = f"http://{host}:{port}/"
-    print(banner(url, stack.description, stack.auth, stack.kept, agent=ref.describe()), flush=True)
+    described = ref.describe() + (
+        ", imported anew for each turn (--worker fresh)" if args.worker == "fresh" else ""
+    )
+    print(banner(url, stack.description, stack.auth, stack.kept, agent=described), flush=True)
     config = uvicorn.Config(stack.app, log_level=args.log_level, lifespan="on")
     server = uvicorn.Server(config)
     logging.getLogger("uvicorn.error").addFilter(QuietLifecycle())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,7 +34,7 @@ from a2a_core.core.session_store import InMemorySessionStore
 from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
 from a2a_core.core.worker import RunInProgressError
-from a2a_core.discovery import find_agent, import_agent
+from a2a_core.discovery import AgentRef, find_agent, import_agent
 from a2a_core.domain import Message, Role, TaskState
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings
@@ -52,10 +53,16 @@ class AgentHarness:
         settings: Settings | None = None,
         raise_agent_errors: bool = True,
         timeout: float = 30.0,
+        fresh_worker: bool = False,
     ) -> None:
         """Serve ``agent`` (an async function, an `Agent`, an a2a-sdk ``AgentExecutor``, either's
         class, or a factory: what ``--agent`` may name) in memory; use it as
         ``async with AgentHarness(agent) as a:`` (or `run_agent`).
+
+        ``fresh_worker``: each turn runs on the agent imported anew from its module, as on a Lambda
+        worker that just started (`a2a_core.adapters.fresh`), so what the agent keeps in memory
+        between turns is lost as it would be when deployed. The agent is then named by what a
+        module defines at its top level (or as ``"package.module:attribute"``), not a lambda.
 
         ``raise_agent_errors``: an exception the agent raises (or content it cannot return) is
         raised again by the call that waited for the turn, with the agent's traceback, as
@@ -81,7 +88,8 @@ class AgentHarness:
             context_store=self.context_store,
             session_store=self.session_store,
         )
-        self._worker = self.server.worker(_Recording(resolve_agent(agent), self._errors))
+        served = _fresh(agent) if fresh_worker else resolve_agent(agent)
+        self._worker = self.server.worker(_Recording(served, self._errors))
         self._streams = TaskStreams(self.server.engine)
         self._caller = Caller()
         self._runs: dict[str, asyncio.Task[None]] = {}  # task id -> its turn running in the worker
@@ -264,12 +272,20 @@ def run_agent(
     settings: Settings | None = None,
     raise_agent_errors: bool = True,
     timeout: float = 30.0,
+    fresh_worker: bool = False,
 ) -> AgentHarness:
-    """``async with run_agent(agent) as a:``: the agent served in memory (see `AgentHarness`);
-    without ``agent``, the one your project names (`project_agent`)."""
+    """``async with run_agent(agent) as a:``: the agent served in memory (see `AgentHarness`,
+    ``fresh_worker`` among its options); without ``agent``, the one your project names
+    (`project_agent`)."""
     if agent is None:
-        agent = project_agent()
-    return AgentHarness(agent, settings=settings, raise_agent_errors=raise_agent_errors, timeout=timeout)
+        agent = find_agent(start=None, default=None) if fresh_worker else project_agent()
+    return AgentHarness(
+        agent,
+        settings=settings,
+        raise_agent_errors=raise_agent_errors,
+        timeout=timeout,
+        fresh_worker=fresh_worker,
+    )
 
 
 def project_agent(start: Path | str | None = None) -> Agent:
@@ -297,6 +313,33 @@ class _Recording(Agent):
         except Exception as error:
             self.errors[ctx.task_id] = error
             raise
+
+
+def _fresh(agent: object) -> Agent:
+    """``agent`` imported anew for each turn: named by a reference, or by what its module defines."""
+    from a2a_core.adapters.fresh import FreshAgent
+
+    if isinstance(agent, AgentRef):
+        return FreshAgent(agent)
+    if isinstance(agent, str):
+        return FreshAgent(find_agent(agent, named_by="run_agent(fresh_worker=True)"))
+    spec = _top_level_name(agent)
+    if spec is None:
+        raise TypeError(
+            f"{agent!r} cannot be imported anew for each turn: name what a module defines at its top "
+            "level (an agent function, class or factory), or pass 'package.module:attribute' (an instance)"
+        )
+    return FreshAgent(find_agent(spec, named_by="run_agent(fresh_worker=True)"))
+
+
+def _top_level_name(agent: object) -> str | None:
+    """``module:attribute`` for a function or class a module defines at its top level (an instance
+    has no name of its own to find it by: it is named by a string)."""
+    module = sys.modules.get(getattr(agent, "__module__", None) or "")
+    name = getattr(agent, "__qualname__", None)
+    if module is not None and isinstance(name, str) and getattr(module, name, None) is agent:
+        return f"{module.__name__}:{name}"
+    return None
 
 
 def _id(task: TaskLike) -> str:

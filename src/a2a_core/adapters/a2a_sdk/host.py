@@ -10,7 +10,9 @@ import logging
 from types import ModuleType
 from typing import Any
 
+from a2a_core.adapters.a2a_sdk import memory_sessions
 from a2a_core.adapters.a2a_sdk.events import TurnEvents
+from a2a_core.adapters.a2a_sdk.turn import entered_turn
 from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError, TaskCanceledError, TurnLostError
 from a2a_core.core.executor import Agent, Content
@@ -37,6 +39,7 @@ class ExecutorAgent(Agent):
         """Host ``executor``, an a2a-sdk ``AgentExecutor`` of the installed a2a-sdk."""
         self.executor = executor
         self.sdk = installed_generation()
+        self._sessions_checked = memory_sessions.check(executor)  # warns at startup, where it can
 
     async def run(self, ctx: TaskContext) -> Content | None:
         history = await ctx.load_history() if ctx.turn > 1 else ctx.history
@@ -52,7 +55,8 @@ class ExecutorAgent(Agent):
                 return
             await events.handle(event)
 
-        execute = asyncio.create_task(self.executor.execute(context, self.sdk.Queue(write)))
+        with entered_turn(ctx):  # the framework's adapters (a history provider) find the turn
+            execute = asyncio.create_task(self.executor.execute(context, self.sdk.Queue(write)))
         stopped = asyncio.create_task(_first(ctx.attempt.wait_interrupted(), events.refusal.wait()))
         try:
             await asyncio.wait({execute, stopped}, return_when=asyncio.FIRST_COMPLETED)
@@ -67,6 +71,8 @@ class ExecutorAgent(Agent):
             await _stop(execute, ctx)
         elif ctx.interruption is None and events.refused is None:
             execute.result()  # what the executor raised fails the task
+        if not self._sessions_checked:  # what holds its sessions was built by this turn
+            self._sessions_checked = memory_sessions.check(self.executor)
         if events.refused is not None:
             raise events.refused
         return None

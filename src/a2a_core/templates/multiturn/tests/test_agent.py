@@ -8,7 +8,9 @@ pytestmark = pytest.mark.anyio  # async tests, on asyncio (tests/conftest.py)
 
 
 async def test_it_asks_who_the_piece_is_for_then_completes() -> None:
-    async with run_agent() as agent:  # the agent [tool.a2a-serverless] names in pyproject.toml
+    # The agent [tool.a2a-serverless] names in pyproject.toml, imported anew for each turn, as a
+    # Lambda worker that just started runs it: the reply's turn needs only what the kit stored.
+    async with run_agent(fresh_worker=True) as agent:
         task = await agent.send("otters")
         assert task.state == "input-required"
         assert task.text == "Who is the piece for: beginners or experts?"
