@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,10 +40,6 @@ UVICORN_OPTIONS = ("--lifespan", "off", "--no-access-log")
 # Bump when the layout or the build steps change without any input changing.
 BUNDLE_FORMAT = "4"
 PLATFORMS = {"arm64": "aarch64", "x86_64": "x86_64"}
-# The kit's modules an agent project imports without the worker's own code reaching them: the
-# frameworks' session adapters the adk and strands templates use (their frameworks come with
-# the project's dependencies).
-AGENT_IMPORTS = ("a2a_core.adapters.adk", "a2a_core.adapters.strands")
 # The start command the Lambda Web Adapter runs (AWS_LAMBDA_EXEC_WRAPPER=/opt/bootstrap): it waits
 # for /healthz, then forwards every API Gateway request to this server and streams the answer back.
 RUN_SH = (
@@ -80,19 +76,20 @@ class BundleSpec:
         web_server: bool = False,
         include_boto3: bool = False,
         agent: str | None = None,
+        agent_imports: Sequence[str] = (),
     ) -> BundleSpec:
         """The bundle of ``function`` (`closures.FUNCTIONS`) for ``architecture`` ("arm64" or
         "x86_64"); ``auth`` and ``web_server`` matter to the API only, the agent to the worker
-        (``agent``, "module:attribute": when it is one of the kit's, its module is bundled too)."""
+        (``agent``, "module:attribute": when it is one of the kit's, its module is bundled too;
+        ``agent_imports``: the kit's modules the agent project's code imports, as a framework's
+        session adapter, which nothing of the worker's own reaches)."""
         settings = (
             {"auth": auth, "server": "uvicorn" if web_server else "mangum"} if function == "api" else {}
         )
         closure = closures.closure(function, settings)
         starts = [f"{KIT_NAME}.functions.{function}.handler", *closure.modules]
-        if function == "worker":
-            starts += AGENT_IMPORTS
         if function == "worker" and agent is not None:
-            starts.append(agent.partition(":")[0])
+            starts += [agent.partition(":")[0], *agent_imports]
         return cls(
             platform=PLATFORMS[architecture],
             python_version=python_version,

@@ -36,6 +36,19 @@ def reachable(starts: Iterable[str], root: Path) -> frozenset[str]:
     return frozenset(seen)
 
 
+def imported_by(paths: Iterable[Path], kit: str) -> frozenset[str]:
+    """The ``kit`` modules the code at ``paths`` (a project's packages and modules: directories or
+    ``.py`` files) imports, as named in its import statements (its own relative imports aside)."""
+    files = [file for path in paths for file in ([path] if path.suffix == ".py" else path.rglob("*.py"))]
+    return frozenset(
+        name
+        for file in files
+        if "__pycache__" not in file.parts
+        for name in _imports(file, "")
+        if name == kit or name.startswith(f"{kit}.")
+    )
+
+
 def bundled_files(modules: Iterable[str], root: Path) -> Iterator[tuple[Path, str]]:
     """The files that carry ``modules`` (with the kit's name at their head), and their packages'
     data: each as (its path, its path in the bundle), sorted."""

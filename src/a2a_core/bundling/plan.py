@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from a2a_core.bundling import closures
+from a2a_core.bundling import closures, modules
 from a2a_core.bundling.build import KIT_NAME, KIT_SOURCE, Bundle, BundleSpec
 from a2a_core.bundling.bytecode import Bytecode, Compiler, find_compiler
 from a2a_core.bundling.requirements import agent_requirements, kit_pins, merge, requirement_name
@@ -48,7 +48,13 @@ class BundlePlan:
             web_server=options.web_server,
             include_boto3=options.include_boto3,
             agent=self.project.agent,
+            agent_imports=self._agent_imports,
         )
+
+    @functools.cached_property
+    def _agent_imports(self) -> tuple[str, ...]:
+        """The kit's modules the project's code imports (read once)."""
+        return tuple(sorted(modules.imported_by(self.project.code_paths(), KIT_NAME)))
 
     def bundle(self, function: str) -> Bundle:
         """``function``'s bundle (`closures.FUNCTIONS`)."""
