@@ -13,7 +13,9 @@ enqueues: the order each framework emits, which the kit must accept.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,6 +256,35 @@ async def test_strands_asks_before_it_counts_and_counts_once_approved(
         "artifact+append+last",
         "status:completed",
     ]
+
+
+def test_the_cli_answers_a_strands_interrupt_with_the_data_part_its_hint_shows(strands: Served) -> None:
+    """`a2a-serverless send --data` answers the interrupt; the hint `send` leaves is the command."""
+    asked = _cli("send", strands.url, "count the quick brown fox", "--no-interactive")
+    assert asked.returncode == 0, asked.stderr
+    assert "May I count the words of 'the quick brown fox'?" in asked.stdout
+    (hint,) = [line for line in asked.stderr.splitlines() if line.startswith("continue with: ")]
+    command = shlex.split(hint.removeprefix("continue with: "))
+    assert command[:3] == ["a2a-serverless", "send", strands.url]
+    task_id = command[command.index("--task") + 1]
+    data = json.loads(command[command.index("--data") + 1])
+    pending = data["interruptResponse"]
+    assert pending["response"] == "..."
+    pending["response"] = "yes"
+    answered = _cli(*command[1 : command.index("--data")], "--data", json.dumps(data))
+    assert answered.returncode == 0, answered.stderr
+    assert answered.stdout.strip().endswith(COUNTED)
+    shown = _cli("get", strands.url, task_id, "--json")
+    task = json.loads(shown.stdout)
+    assert task["status"]["state"] == "completed"
+    reply = [m for m in task["history"] if m["role"] == "user"][-1]
+    assert reply["parts"] == [{"kind": "data", "data": data}]  # the data part alone, as given
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """This checkout's `a2a-serverless` (the client), against the framework's dev server."""
+    command = [sys.executable, "-m", "a2a_core.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)  # noqa: S603
 
 
 def _answer(task: Task) -> str:
