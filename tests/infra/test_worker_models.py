@@ -30,7 +30,8 @@ GLOBAL_PROFILE = "global.anthropic.claude-sonnet-4-5-20250929-v1:0"
 FOUNDATION = "anthropic.claude-3-haiku-20240307-v1:0"
 INVOKE = ["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"]
 OPENAI_ARN = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:openai-api-key-AbCdEf"
-FUNCTIONS = ("Api", "Worker", "DeadLetter")
+MISTRAL_ARN = "arn:aws:ssm:eu-west-1:123456789012:parameter/agent/mistral-key"
+SECRET_NAMES = ("OPENAI_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY", "GROQ_API_KEY", "MISTRAL_API_KEY")
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +55,9 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> cx_api.CloudAssembl
                 "ANTHROPIC_API_KEY": ssm.StringParameter.from_secure_string_parameter_attributes(
                     stack, "Anthropic", parameter_name="/agent/anthropic-key", encryption_key=key
                 ),
+                # As strings: a secret's name, a parameter's ARN.
+                "GROQ_API_KEY": "groq-api-key",
+                "MISTRAL_API_KEY": MISTRAL_ARN,
             },
         ),
     )
@@ -149,28 +153,29 @@ def test_the_worker_alone_gets_its_variables_and_where_its_secrets_are(models: T
     assert OPENAI_ARN in rendered
     assert "gemini-api-key" in rendered  # imported by name: found by its name
     assert "parameter/agent/anthropic-key" in rendered
+    assert "groq-api-key" in rendered
+    assert MISTRAL_ARN in rendered
     for name in ("Api", "DeadLetter"):
         variables = _variables(models, name)
-        assert not {"A2A_WORKER_SECRETS", "OPENAI_MODEL", "OPENAI_API_KEY", "GEMINI_API_KEY"} & set(variables)
+        assert not {"A2A_WORKER_SECRETS", "OPENAI_MODEL", *SECRET_NAMES} & set(variables)
         assert OPENAI_ARN not in json.dumps(variables)
         assert "gemini-api-key" not in json.dumps(variables)
     # The secrets' names are variables of no function: the worker sets them from the ARNs.
-    assert not {"OPENAI_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY"} & set(worker)
+    assert not set(SECRET_NAMES) & set(worker)
 
 
 def test_the_worker_alone_may_read_its_secrets_each_by_arn(models: Template) -> None:
     reads = [s for s in _statements(models, "Worker") if "secretsmanager" in json.dumps(s["Action"])]
-    (read,) = reads  # one statement for both secrets
+    (read,) = reads  # one statement for the secrets
     assert sorted(read["Action"]) == ["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"]
+    named = "arn:${AWS::Partition}:secretsmanager:${AWS::Region}:${AWS::AccountId}:secret:"
     assert sorted(_text(read["Resource"])) == sorted(
-        [
-            OPENAI_ARN,
-            "arn:${AWS::Partition}:secretsmanager:${AWS::Region}:${AWS::AccountId}:secret:gemini-api-key-??????",
-        ]
+        [OPENAI_ARN, f"{named}gemini-api-key-??????", f"{named}groq-api-key-??????"]
     )
     ssm_reads = [s for s in _statements(models, "Worker") if "ssm:" in json.dumps(s["Action"])]
-    assert len(ssm_reads) == 1
-    assert "parameter/agent/anthropic-key" in json.dumps(ssm_reads[0]["Resource"])
+    resources = json.dumps([s["Resource"] for s in ssm_reads])
+    assert "parameter/agent/anthropic-key" in resources
+    assert MISTRAL_ARN in resources
     decrypt = [s for s in _statements(models, "Worker") if "kms:Decrypt" in json.dumps(s["Action"])]
     assert [s["Resource"] for s in decrypt] == [
         "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
@@ -214,13 +219,16 @@ def test_a_single_string_is_refused_rather_than_read_as_its_letters() -> None:
         ({"worker_secrets": {"AWS_SECRET_ACCESS_KEY": None}}, "Lambda reserves"),
         ({"worker_secrets": {"A2A_PAGE_TOKEN_SECRET": None}}, "the kit's settings"),
         ({"worker_environment": {"KEY": "x"}, "worker_secrets": {"KEY": None}}, "both in"),
+        ({"worker_secrets": {"KEY": "arn:aws:s3:::bucket/key"}}, "names no secret"),
+        ({"worker_secrets": {"KEY": "a key with spaces"}}, "names no secret"),
     ],
 )
 def test_worker_variables_that_cannot_work_are_refused(props: dict[str, Any], refused: str) -> None:
     stack = Stack()
     secret = secretsmanager.Secret.from_secret_complete_arn(stack, "Key", OPENAI_ARN)
     if "worker_secrets" in props:
-        props = {**props, "worker_secrets": dict.fromkeys(props["worker_secrets"], secret)}
+        given = props["worker_secrets"].items()
+        props = {**props, "worker_secrets": {k: secret if v is None else v for k, v in given}}
     with pytest.raises(ConfigurationError, match=refused):
         A2AService(stack, "Service", A2AServiceProps(**props))
 

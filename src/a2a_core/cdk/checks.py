@@ -246,3 +246,16 @@ def check_worker_variables(environment: Mapping[str, str], secrets: Mapping[str,
     both = sorted(set(environment) & set(secrets))
     if both:
         raise ConfigurationError(f"{both} are given both in worker_environment and in worker_secrets")
+    for name, where in secrets.items():
+        if isinstance(where, str) and not (_SECRET_ARN.match(where) or _SECRET_NAME.match(where)):
+            raise ConfigurationError(
+                f"worker_secrets: {name}: {where!r} names no secret: give a Secrets Manager secret's name "
+                "or ARN, an SSM parameter's ARN, or the secret or parameter construct"
+            )
+
+
+_SECRET_ARN = re.compile(
+    r"^arn:aws[\w-]*:(secretsmanager:[\w-]+:\d{12}:secret:|ssm:[\w-]+:\d{12}:parameter/).+"
+)
+# Secrets Manager's names: letters, digits and /_+=.@- (an ARN is told apart by its prefix).
+_SECRET_NAME = re.compile(r"^(?!arn:)[A-Za-z0-9/_+=.@-]{1,512}$")

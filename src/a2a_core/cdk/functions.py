@@ -20,7 +20,14 @@ from aws_cdk import aws_ssm as ssm
 from constructs import Construct
 
 from a2a_core.cdk import web_adapter, worker_image
-from a2a_core.cdk.options import AuthMode, ConfigurationError, FunctionOptions, JwtIssuer, StreamingMode
+from a2a_core.cdk.options import (
+    AuthMode,
+    ConfigurationError,
+    FunctionOptions,
+    JwtIssuer,
+    StreamingMode,
+    WorkerSecret,
+)
 from a2a_core.cdk.queues import RunQueues
 from a2a_core.cdk.storage import TaskStorage
 
@@ -186,12 +193,13 @@ class ServiceFunctions(Construct):
         *,
         image: bool = False,
         environment: Mapping[str, str] | None = None,
-        secrets: Mapping[str, secretsmanager.ISecret | ssm.IParameter] | None = None,
+        secrets: Mapping[str, WorkerSecret] | None = None,
     ) -> lambda_.Function:
         """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`).
         ``environment`` is the worker's alone; ``secrets`` too: the worker gets each one's ARN
         (``A2A_WORKER_SECRETS``) and may read it, and reads it at cold start (`a2a_core.aws.secrets`)."""
-        variables = worker_variables(self, environment or {}, secrets or {})
+        found = {name: self._secret(name, where) for name, where in (secrets or {}).items()}
+        variables = worker_variables(self, environment or {}, found)
         function = self.add(
             "Worker",
             handler=worker_image.HANDLER,
@@ -200,9 +208,19 @@ class ServiceFunctions(Construct):
             environment=variables,
             image=image,
         )
-        for secret in (secrets or {}).values():
+        for secret in found.values():
             secret.grant_read(function)
         return function
+
+    def _secret(self, name: str, where: WorkerSecret) -> secretsmanager.ISecret | ssm.IParameter:
+        """``where`` as a construct: a name or an ARN (checked by the props) is imported."""
+        if not isinstance(where, str):
+            return where
+        if where.startswith("arn:") and where.split(":")[2] == "ssm":
+            return ssm.StringParameter.from_string_parameter_arn(self, f"{name}Parameter", where)
+        if where.startswith("arn:"):
+            return secretsmanager.Secret.from_secret_complete_arn(self, f"{name}Secret", where)
+        return secretsmanager.Secret.from_secret_name_v2(self, f"{name}Secret", where)
 
     def add_dead_letter(self, options: FunctionOptions) -> lambda_.Function:
         return self.add(

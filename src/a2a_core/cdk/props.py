@@ -7,9 +7,7 @@ from dataclasses import dataclass
 
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
-from aws_cdk import aws_secretsmanager as secretsmanager
 from aws_cdk import aws_sns as sns
-from aws_cdk import aws_ssm as ssm
 
 from a2a_core.bundling.bytecode import Bytecode
 from a2a_core.cdk import checks
@@ -30,6 +28,7 @@ from a2a_core.cdk.options import (
     JwtIssuer,
     StreamingMode,
     WorkerPackage,
+    WorkerSecret,
 )
 from a2a_core.project import Project
 
@@ -67,11 +66,11 @@ class A2AServiceProps:
     worker_environment: Mapping[str, str] | None = None
     """More variables for the worker function alone (the model's settings, say); not for keys:
     a value here is plain text in the template."""
-    worker_secrets: Mapping[str, secretsmanager.ISecret | ssm.IParameter] | None = None
-    """Variable name -> a Secrets Manager secret or an SSM (SecureString) parameter, e.g.
-    ``{"OPENAI_API_KEY": secret}``: the worker alone may read each, and reads them into its
-    environment at cold start, before the agent is imported. The template carries their ARNs,
-    never their values; no other function gets them."""
+    worker_secrets: Mapping[str, WorkerSecret] | None = None
+    """Variable name -> a Secrets Manager secret or an SSM (SecureString) parameter: a construct,
+    a secret's name or ARN, or a parameter's ARN, e.g. ``{"OPENAI_API_KEY": "openai-api-key"}``.
+    The worker alone may read each, and reads them into its environment at cold start, before
+    the agent is imported. The template carries their ARNs (or names), never their values."""
 
     # --- Who may call it -------------------------------------------------------------------------
     auth: AuthMode = AuthMode.API_KEY
