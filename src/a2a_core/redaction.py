@@ -54,6 +54,9 @@ SECRET_NAMES = (
     "set-cookie",
     "signature",
     "sig",
+    # Secrets Manager's answer (the worker's secrets, read at cold start).
+    "SecretString",
+    "SecretBinary",
 )
 _NAMES = {name.lower().replace("_", "-") for name in SECRET_NAMES}
 

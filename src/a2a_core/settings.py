@@ -144,6 +144,9 @@ class Settings(BaseModel):
     page_token_secret: SecretStr | None = Field(default=None, min_length=16)
 
     # Worker.
+    # Variable name -> the ARN (or name) of the Secrets Manager secret or SSM parameter holding its
+    # value: the worker reads each into its environment at cold start (a2a_core.aws.secrets).
+    worker_secrets: dict[str, str] = Field(default_factory=dict)
     lease_seconds: float = Field(default=900.0, gt=0)
     # How long a turn runs before the worker has its queue message come back just after the lease
     # should the worker die (one SQS ChangeMessageVisibility per turn that runs longer). 0, the

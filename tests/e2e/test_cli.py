@@ -164,6 +164,36 @@ def test_errors_exit_2_with_a_clear_message(echo_server: str) -> None:
     assert "Name: value" in usage.stderr
 
 
+def test_send_data_sends_a_data_part_after_the_text(echo_server: str) -> None:
+    run = cli("send", echo_server, "the numbers", "--data", '{"n": [1, 2]}', "--data", "{}", "--json")
+    assert run.code == 0, run.stderr
+    task_id = run.documents[0].get("id") or run.documents[0]["taskId"]
+    shown = cli("get", echo_server, task_id, "--json").documents[0]
+    (sent,) = [m for m in shown["history"] if m["role"] == "user"]
+    assert sent["parts"] == [
+        {"kind": "text", "text": "the numbers"},
+        {"kind": "data", "data": {"n": [1, 2]}},
+        {"kind": "data", "data": {}},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--data", "{not json"), "not JSON"),
+        (("--data", "[1, 2]"), "a data part holds a JSON object"),
+        ((), "nothing to send"),
+    ],
+)
+def test_send_refuses_data_that_is_no_object_and_a_message_of_nothing(
+    echo_server: str, args: tuple[str, ...], said: str
+) -> None:
+    run = cli("send", echo_server, *args)
+    assert run.code == 2
+    assert said in run.stderr
+    assert run.stdout == ""
+
+
 # --- auth on: the card is open, calls need the credential (-H), tasks stay with their owner ---
 
 

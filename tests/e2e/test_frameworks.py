@@ -13,7 +13,9 @@ enqueues: the order each framework emits, which the kit must accept.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +25,7 @@ from a2a.types import GetTaskRequest, Message, Part, Role, StreamResponse, Task,
 from google.protobuf import json_format
 
 from clients import sdk13
-from dev_server import STARTUP_TIMEOUT, TESTS_DIR, DevServer
+from dev_server import STARTUP_TIMEOUT, TESTS_DIR, DevServer, ServerProcess
 from support import missing_prerequisite
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
@@ -254,6 +256,74 @@ async def test_strands_asks_before_it_counts_and_counts_once_approved(
         "artifact+append+last",
         "status:completed",
     ]
+
+
+def test_the_cli_answers_a_strands_interrupt_with_the_data_part_its_hint_shows(strands: Served) -> None:
+    """`a2a-serverless send --data` answers the interrupt; the hint `send` leaves is the command."""
+    asked = _cli("send", strands.url, "count the quick brown fox", "--no-interactive")
+    assert asked.returncode == 0, asked.stderr
+    assert "May I count the words of 'the quick brown fox'?" in asked.stdout
+    (hint,) = [line for line in asked.stderr.splitlines() if line.startswith("continue with: ")]
+    command = shlex.split(hint.removeprefix("continue with: "))
+    assert command[:3] == ["a2a-serverless", "send", strands.url]
+    task_id = command[command.index("--task") + 1]
+    data = json.loads(command[command.index("--data") + 1])
+    pending = data["interruptResponse"]
+    assert pending["response"] == "..."
+    pending["response"] = "yes"
+    answered = _cli(*command[1 : command.index("--data")], "--data", json.dumps(data))
+    assert answered.returncode == 0, answered.stderr
+    assert answered.stdout.strip().endswith(COUNTED)
+    shown = _cli("get", strands.url, task_id, "--json")
+    task = json.loads(shown.stdout)
+    assert task["status"]["state"] == "completed"
+    reply = [m for m in task["history"] if m["role"] == "user"][-1]
+    assert reply["parts"] == [{"kind": "data", "data": data}]  # the data part alone, as given
+
+
+@pytest.mark.parametrize("framework", [ADK["adk-1.3"], AGENT_FRAMEWORK, STRANDS], ids=lambda f: f.environment)
+def test_the_offline_dev_command_init_prints_serves_the_agent_on_its_scripted_model(
+    framework: Framework, tmp_path: Path
+) -> None:
+    project = tmp_path / "counter"
+    init = [
+        str(framework.python),
+        "-m",
+        "a2a_core.cli",
+        "init",
+        str(project),
+        "--template",
+        framework.template,
+    ]
+    made = subprocess.run(  # noqa: S603
+        [*init, "--kit-source", str(REPO)], check=True, capture_output=True, text=True, timeout=60
+    )
+    (line,) = [line for line in made.stdout.splitlines() if "--agent scripted:agent" in line]
+    variable, program, *arguments = shlex.split(line.split("#")[0])
+    assert (variable, program) == ("PYTHONPATH=tests", "a2a-serverless")
+    dev = framework.python.with_name("a2a-serverless")  # that environment's, as the user's is
+    command = f"cd {shlex.quote(str(project))} && exec env -u PYTHONPATH {variable} {dev} "
+    server = ServerProcess(
+        f"{framework.environment} dev", ["bash", "-c", command + " ".join([*arguments, "--port", "0"])]
+    )
+    try:
+        url = server.wait_ready(FRAMEWORK_STARTUP_TIMEOUT)
+        sent = _cli("send", url, "count the quick brown fox", "--no-interactive")
+    finally:
+        server.stop()
+    assert sent.returncode == 0, sent.stderr + server.output
+    expected = {
+        "adk": COUNTED,  # its tool counts the text after "count"
+        "agent-framework": "That is 5 words.",  # the whole message
+        "strands": "May I count the words of 'the quick brown fox'?",  # it asks first
+    }
+    assert expected[framework.template] in sent.stdout
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    """This checkout's `a2a-serverless` (the client), against the framework's dev server."""
+    command = [sys.executable, "-m", "a2a_core.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)  # noqa: S603
 
 
 def _answer(task: Task) -> str:

@@ -23,6 +23,7 @@ from a2a_core.domain import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from a2a_core.testing import text_of
 
 
 def _message(text: str, role: Role = Role.agent, message_id: str | None = None) -> Message:
@@ -58,7 +59,10 @@ def test_a_streamed_turn_prints_chunks_once_even_after_a_snapshot_that_holds_som
     printer.event(_artifact(".", append=True, last=True))
     printer.event(_status(TaskState.working, "Polishing..."))
     printer.event(_status(TaskState.input_required, "Who for?", final=True))
-    assert printer.finish() == Outcome(TaskState.input_required, "t", "c")
+    outcome = printer.finish()
+    assert outcome == Outcome(TaskState.input_required, "t", "c", outcome.question)
+    assert outcome.question is not None  # what it asked, for the hint on how to answer
+    assert text_of(outcome.question.parts) == "Who for?"
     assert out.getvalue() == "Here is a draft.\nWho for?\n"
     assert err.getvalue() == "[working]\n  Polishing...\n[input-required]\n"
 

@@ -86,6 +86,36 @@ def test_a_framework_template_depends_on_the_kit_with_the_frameworks_extra(
     assert "def agent(" in (root / "src" / "demo" / "agent.py").read_text()
 
 
+def _steps(out: str) -> list[str]:
+    """The commands init says to run next, without their comments."""
+    listed = out.split("Next, where a2a-serverless is installed", 1)[1].splitlines()[1:]
+    return [line.split("#")[0].strip() for line in listed if line.startswith("  ")]
+
+
+@pytest.mark.parametrize("template", ["plain", "multiturn", "adk", "agent-framework", "strands"])
+def test_the_next_steps_sync_the_dependencies_before_anything_imports_the_agent(
+    tmp_path: Path, template: str
+) -> None:
+    _, out, _ = init(str(tmp_path / "demo"), "--template", template, "--kit-source", str(KIT))
+    steps = _steps(out)
+    assert steps[:4] == [f"cd {tmp_path / 'demo'}", "uv sync --active", "pytest", "a2a-serverless dev"]
+    assert steps[-2:] == [
+        "npm install && npx cdk deploy",
+        "a2a-serverless check <AgentUrl> -H 'x-api-key: <key>'",
+    ]
+    offline = "PYTHONPATH=tests a2a-serverless dev --agent scripted:agent"
+    framework = template in {"adk", "agent-framework", "strands"}
+    assert (offline in steps) == framework  # a framework's scripted model, offline
+    readme = (tmp_path / "demo" / "README.md").read_text()
+    assert (offline in readme) == framework
+    assert readme.index("uv sync --active") < readme.index("a2a-serverless dev")
+    if framework:
+        dev = next(line for line in out.splitlines() if line.strip().startswith("a2a-serverless dev  "))
+        assert {"adk": "GOOGLE_API_KEY", "agent-framework": "chat client", "strands": "Bedrock"}[
+            template
+        ] in dev
+
+
 def test_init_help_names_every_template() -> None:
     out = io.StringIO()
     with redirect_stdout(out), pytest.raises(SystemExit):

@@ -102,3 +102,12 @@ def test_installed_records_still_format_as_their_loggers_wrote_them(
     assert f'Response body:\nb\'{{"token": "{REDACTED}"}}\'' in lines
     assert f'127.0.0.1:5000 - "GET /t?token={REDACTED} HTTP/1.1" 200' in lines
     assert f"alice sent token='{REDACTED}'" in lines
+
+
+def test_a_secrets_manager_answer_logged_keeps_its_arn_not_its_value() -> None:
+    """botocore's debug log of GetSecretValue (the worker's secrets, read at cold start)."""
+    assert (
+        redact_text('{"ARN": "arn:x", "SecretString": "sk-123"}')
+        == '{"ARN": "arn:x", "SecretString": "[REDACTED]"}'
+    )
+    assert "gemini" not in redact_text("{'SecretBinary': b'gemini'}")

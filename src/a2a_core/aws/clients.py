@@ -1,6 +1,7 @@
 """AWS clients, made once per cold start by composition roots and passed to adapters.
 
-DynamoDB, SQS and KMS, the services of the request path, get `AwsJsonClient`s
+DynamoDB, SQS and KMS, the services of the request path (and Secrets Manager and SSM, which the
+worker reads its secrets from), get `AwsJsonClient`s
 (`a2a_core.aws.json_client`): botocore's calls and answers on the standard library's HTTP client,
 which cost a cold start a few milliseconds where importing botocore and building its clients cost
 ~90. S3 (only bodies over the offload threshold) gets a botocore client, built on first use, as
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
 
 Sdk = Literal["lean", "botocore"]
-# Regions whose endpoints are https://<service>.<region>.<suffix> for DynamoDB, SQS and KMS.
+# Regions whose endpoints are https://<service>.<region>.<suffix> for the lean client's services.
 _PARTITIONS = (
     (re.compile(r"^cn-[a-z]+-\d+$"), "amazonaws.com.cn"),
     (re.compile(r"^(us|eu|ap|sa|ca|me|af|il|mx|us-gov)-[a-z]+-\d+$"), "amazonaws.com"),

@@ -1,13 +1,14 @@
-"""A small client for the AWS services on the request path: DynamoDB, SQS and KMS.
+"""A small client for the AWS services on the request path: DynamoDB, SQS and KMS (and Secrets
+Manager and SSM, which the worker reads its secrets from at cold start).
 
-All three speak AWS's JSON protocol: a signed POST to ``/`` naming the operation in
-``X-Amz-Target`` (``DynamoDB_20120810.PutItem``, ``AmazonSQS.SendMessage``,
-``TrentService.Sign``) with the operation's parameters as the JSON body, and the result, or an
-error, as JSON back. `AwsJsonClient` takes and returns exactly what botocore's low-level client
-for the service does (``client.put_item(TableName=..., Item=...)`` -> the parsed answer, with
-``ResponseMetadata``; blobs as bytes), so the adapters cannot tell them apart. It costs a few
-milliseconds of a cold start where importing botocore and building its two clients cost ~90
-(`bench/botocore_steps.py`, `bench/cold_start.py`).
+All of them speak AWS's JSON protocol: a signed POST to ``/`` naming the operation in
+``X-Amz-Target`` (``DynamoDB_20120810.PutItem``, ``AmazonSQS.SendMessage``, ``TrentService.Sign``,
+``secretsmanager.GetSecretValue``) with the operation's parameters as the JSON body, and the
+result, or an error, as JSON back. `AwsJsonClient` takes and returns exactly what botocore's
+low-level client for the service does (``client.put_item(TableName=..., Item=...)`` -> the parsed
+answer, with ``ResponseMetadata``; blobs as bytes), so the adapters cannot tell them apart. It
+costs a few milliseconds of a cold start where importing botocore and building its two clients
+cost ~90 (`bench/botocore_steps.py`, `bench/cold_start.py`).
 
 Like botocore's ``standard`` retry mode: up to ``max_attempts`` attempts; throttling (those error
 codes, HTTP 429), transient errors (HTTP 500/502/503/504, ``RequestTimeout``..., no answer) and a
@@ -55,6 +56,9 @@ SERVICES = {
     "dynamodb": Service("dynamodb", "DynamoDB_20120810", "1.0"),
     "sqs": Service("sqs", "AmazonSQS", "1.0"),
     "kms": Service("kms", "TrentService", "1.1", frozenset({"Signature", "PublicKey", "Plaintext"})),
+    # The worker's secrets, read once per cold start (a2a_core.aws.secrets).
+    "secretsmanager": Service("secretsmanager", "secretsmanager", "1.1", frozenset({"SecretBinary"})),
+    "ssm": Service("ssm", "AmazonSSM", "1.1"),
 }
 THROTTLING_CODES = frozenset(
     {

@@ -17,6 +17,7 @@ from a2a_core.cdk.api import AgentApi
 from a2a_core.cdk.function_url import AgentFunctionUrl
 from a2a_core.cdk.functions import ServiceFunctions
 from a2a_core.cdk.http_api import AgentHttpApi
+from a2a_core.cdk.models import ROUTED_REGIONS, BedrockModel
 from a2a_core.cdk.options import AuthMode
 from a2a_core.cdk.props import latest_python
 from a2a_core.cdk.storage import TaskStorage
@@ -37,6 +38,8 @@ class AcknowledgedService(Protocol):
     def storage(self) -> TaskStorage: ...
     @property
     def api(self) -> AgentApi | AgentHttpApi | AgentFunctionUrl: ...
+    @property
+    def models(self) -> tuple[BedrockModel, ...]: ...
     @property
     def push_function(self) -> lambda_.Function | None: ...
     @property
@@ -72,6 +75,7 @@ def acknowledge_service(service: AcknowledgedService) -> None:
         # The authorizer reads no task data: it only checks tokens.
         bodies = None if function is service.authorizer_function else "reads and writes"
         acknowledge_function(service, name, function, XRAY, bodies=bodies)
+    _acknowledge_routed_models(service)
     bucket = service.storage.bucket
     acknowledge(
         bucket,
@@ -85,6 +89,23 @@ def acknowledge_service(service: AcknowledgedService) -> None:
         _acknowledge_http_api(service, service.api)
     else:
         _acknowledge_rest_api(service, service.api)
+
+
+def _acknowledge_routed_models(service: AcknowledgedService) -> None:
+    worker = service.functions.functions["Worker"]
+    for model in service.models:
+        if model.profile is None:
+            continue  # a foundation model called in the stack's region is granted by its exact ARN
+        # As cdk-nag names the resource: the partition's reference in angle brackets.
+        arn = f"arn:<AWS::Partition>:bedrock:{ROUTED_REGIONS}::foundation-model/{model.model_id}"
+        acknowledge(
+            worker.role or worker,
+            f"IAM5[Resource::{arn}]",
+            "A cross-region inference profile runs its foundation model in whichever of the profile's "
+            "destination regions Bedrock picks, and AWS changes those regions: the model's ARN names "
+            "any region, and the statement's bedrock:InferenceProfileArn condition limits it to calls "
+            "through that profile (granted by ARN in the stack's region).",
+        )
 
 
 PUBLIC = (

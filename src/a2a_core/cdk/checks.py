@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from a2a_core.auth.bearer import ALLOWED_ALGORITHMS
 from a2a_core.cdk.options import (
@@ -196,3 +196,66 @@ def check_snap_start(snap_start: bool, python: tuple[int, ...], streaming: Strea
             "runs in a process of the Lambda Web Adapter's, which SnapStart's hooks do not reach (its "
             "connections and credentials would not be renewed after a restore)"
         )
+
+
+_VARIABLE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Lambda's reserved variables ("Defined runtime environment variables"): a function may not set
+# them, and a secret replacing one would replace the function's own credentials or runtime.
+LAMBDA_RESERVED = frozenset(
+    {
+        "_HANDLER",
+        "_X_AMZN_TRACE_ID",
+        "AWS_DEFAULT_REGION",
+        "AWS_REGION",
+        "AWS_EXECUTION_ENV",
+        "AWS_LAMBDA_FUNCTION_NAME",
+        "AWS_LAMBDA_FUNCTION_MEMORY_SIZE",
+        "AWS_LAMBDA_FUNCTION_VERSION",
+        "AWS_LAMBDA_INITIALIZATION_TYPE",
+        "AWS_LAMBDA_LOG_GROUP_NAME",
+        "AWS_LAMBDA_LOG_STREAM_NAME",
+        "AWS_ACCESS_KEY",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+        "AWS_LAMBDA_RUNTIME_API",
+        "LAMBDA_TASK_ROOT",
+        "LAMBDA_RUNTIME_DIR",
+    }
+)
+
+
+def check_worker_variables(environment: Mapping[str, str], secrets: Mapping[str, object]) -> None:
+    """The worker's own variables: names a process can have and Lambda lets a function set, no
+    name given both as a value and as a secret, and no secret for a setting of the kit's
+    (``A2A_*``: read before the secrets are)."""
+    for prop, names in (("worker_environment", list(environment)), ("worker_secrets", list(secrets))):
+        bad = [name for name in names if not isinstance(name, str) or not _VARIABLE.match(name)]
+        reserved = [name for name in names if name in LAMBDA_RESERVED]
+        if bad or reserved:
+            raise ConfigurationError(
+                f"{prop}: {bad + reserved} cannot name a variable of the worker (letters, digits and "
+                "'_', not starting with a digit; Lambda reserves AWS_REGION, AWS_ACCESS_KEY_ID, ...)"
+            )
+    kit = sorted(name for name in secrets if name.upper().startswith("A2A_"))
+    if kit:
+        raise ConfigurationError(
+            f"worker_secrets: {kit} are the kit's settings, read before the worker resolves its secrets; "
+            "a secret is for the agent (OPENAI_API_KEY, GOOGLE_API_KEY, ...)"
+        )
+    both = sorted(set(environment) & set(secrets))
+    if both:
+        raise ConfigurationError(f"{both} are given both in worker_environment and in worker_secrets")
+    for name, where in secrets.items():
+        if isinstance(where, str) and not (_SECRET_ARN.match(where) or _SECRET_NAME.match(where)):
+            raise ConfigurationError(
+                f"worker_secrets: {name}: {where!r} names no secret: give a Secrets Manager secret's name "
+                "or ARN, an SSM parameter's ARN, or the secret or parameter construct"
+            )
+
+
+_SECRET_ARN = re.compile(
+    r"^arn:aws[\w-]*:(secretsmanager:[\w-]+:\d{12}:secret:|ssm:[\w-]+:\d{12}:parameter/).+"
+)
+# Secrets Manager's names: letters, digits and /_+=.@- (an ARN is told apart by its prefix).
+_SECRET_NAME = re.compile(r"^(?!arn:)[A-Za-z0-9/_+=.@-]{1,512}$")

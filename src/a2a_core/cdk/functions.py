@@ -9,20 +9,53 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 from aws_cdk import Aws, Duration, Fn, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_ssm as ssm
 from constructs import Construct
 
 from a2a_core.cdk import web_adapter, worker_image
-from a2a_core.cdk.options import AuthMode, ConfigurationError, FunctionOptions, JwtIssuer, StreamingMode
+from a2a_core.cdk.options import (
+    AuthMode,
+    ConfigurationError,
+    FunctionOptions,
+    JwtIssuer,
+    StreamingMode,
+    WorkerSecret,
+)
 from a2a_core.cdk.queues import RunQueues
 from a2a_core.cdk.storage import TaskStorage
 
 # Read by the JWKS endpoint (API) and the push signer: the KMS key that signs push JWTs.
 SIGNING_KEY_ENV = "A2A_PUSH_SIGNING_KEY_ID"
+# The worker's alone: variable name -> the ARN of the secret (or SSM parameter) holding its value.
+WORKER_SECRETS_ENV = "A2A_WORKER_SECRETS"
+# What the service sets on its functions itself (`service_environment`, the public URL, push).
+SERVICE_VARIABLES = frozenset(
+    {
+        "A2A_BACKEND",
+        "A2A_AUTH_MODE",
+        "A2A_ALLOW_UNAUTHENTICATED",
+        "A2A_AWS_REGION",
+        "A2A_AGENT",
+        "A2A_TABLE_NAME",
+        "A2A_BUCKET_NAME",
+        "A2A_QUEUE_URL",
+        "A2A_DLQ_URL",
+        "A2A_RETENTION_DAYS",
+        "A2A_LEASE_SECONDS",
+        "POWERTOOLS_SERVICE_NAME",
+        "A2A_PUBLIC_URL",
+        "A2A_PUSH_ENABLED",
+        SIGNING_KEY_ENV,
+        WORKER_SECRETS_ENV,
+    }
+)
 # Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
 AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
 # Construct id of each function -> its name in `a2a_core.bundling.closures` and `a2a_core.functions`.
@@ -154,15 +187,40 @@ class ServiceFunctions(Construct):
             },
         )
 
-    def add_worker(self, options: FunctionOptions, *, image: bool = False) -> lambda_.Function:
-        """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`)."""
-        return self.add(
+    def add_worker(
+        self,
+        options: FunctionOptions,
+        *,
+        image: bool = False,
+        environment: Mapping[str, str] | None = None,
+        secrets: Mapping[str, WorkerSecret] | None = None,
+    ) -> lambda_.Function:
+        """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`).
+        ``environment`` is the worker's alone; ``secrets`` too: the worker gets each one's ARN
+        (``A2A_WORKER_SECRETS``) and may read it, and reads it at cold start (`a2a_core.aws.secrets`)."""
+        found = {name: self._secret(name, where) for name, where in (secrets or {}).items()}
+        variables = worker_variables(self, environment or {}, found)
+        function = self.add(
             "Worker",
             handler=worker_image.HANDLER,
             options=options,
             description="Runs the agent, one turn per SQS run operation",
+            environment=variables,
             image=image,
         )
+        for secret in found.values():
+            secret.grant_read(function)
+        return function
+
+    def _secret(self, name: str, where: WorkerSecret) -> secretsmanager.ISecret | ssm.IParameter:
+        """``where`` as a construct: a name or an ARN (checked by the props) is imported."""
+        if not isinstance(where, str):
+            return where
+        if where.startswith("arn:") and where.split(":")[2] == "ssm":
+            return ssm.StringParameter.from_string_parameter_arn(self, f"{name}Parameter", where)
+        if where.startswith("arn:"):
+            return secretsmanager.Secret.from_secret_complete_arn(self, f"{name}Secret", where)
+        return secretsmanager.Secret.from_secret_name_v2(self, f"{name}Secret", where)
 
     def add_dead_letter(self, options: FunctionOptions) -> lambda_.Function:
         return self.add(
@@ -171,6 +229,32 @@ class ServiceFunctions(Construct):
             options=options,
             description="Fails the task of a run operation that reached the dead-letter queue",
         )
+
+
+def worker_variables(
+    scope: Construct,
+    environment: Mapping[str, str],
+    secrets: Mapping[str, secretsmanager.ISecret | ssm.IParameter],
+) -> dict[str, str]:
+    """The worker's own variables: ``environment``, and where each of ``secrets`` is."""
+    clashes = sorted(set(environment) & SERVICE_VARIABLES)
+    if clashes:
+        raise ConfigurationError(f"worker_environment: {', '.join(clashes)} are set by A2AService itself")
+    if not secrets:
+        return dict(environment)
+    # Only the ARNs (tokens, resolved by CloudFormation): the values stay in Secrets Manager or SSM.
+    where = {name: _secret_id(secret) for name, secret in secrets.items()}
+    return {**environment, WORKER_SECRETS_ENV: Stack.of(scope).to_json_string(where)}
+
+
+def _secret_id(secret: secretsmanager.ISecret | ssm.IParameter) -> str:
+    parameter_arn = getattr(secret, "parameter_arn", None)  # jsii interfaces are not classes
+    if parameter_arn is not None:
+        return str(parameter_arn)
+    secret = cast(secretsmanager.ISecret, secret)
+    # A secret imported by name has no complete ARN (its random suffix is unknown): its name
+    # finds it, where a partial ARN could match another secret's.
+    return secret.secret_full_arn or secret.secret_name
 
 
 def service_environment(
@@ -203,6 +287,7 @@ def service_environment(
         "A2A_LEASE_SECONDS": str(int(worker.timeout.to_seconds())),
         "POWERTOOLS_SERVICE_NAME": service_name,
     }
+    assert set(owned) <= SERVICE_VARIABLES, sorted(set(owned) - SERVICE_VARIABLES)
     clashes = sorted(set(owned) & set(extra or {}))
     if clashes:
         raise ConfigurationError(f"environment: {', '.join(clashes)} are set by A2AService itself")

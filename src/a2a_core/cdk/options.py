@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_cloudfront as cloudfront
+from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_ssm as ssm
 
 from a2a_core.aws.resources import QUEUE
 
@@ -106,6 +108,11 @@ class EdgeOptions:
     waf: bool = True
     rate_limit_per_ip: int = 2000
     price_class: cloudfront.PriceClass = cloudfront.PriceClass.PRICE_CLASS_100
+
+
+# Where a worker secret's value is: a Secrets Manager secret or an SSM (SecureString) parameter,
+# as a construct, or as a string: a secret's name or ARN, or a parameter's ARN.
+WorkerSecret = str | secretsmanager.ISecret | ssm.IParameter
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from aws_cdk import aws_sns as sns
 
 from a2a_core.bundling.bytecode import Bytecode
 from a2a_core.cdk import checks
+from a2a_core.cdk.models import BedrockModel, parse_models
 from a2a_core.cdk.options import (
     API_BUFFERED,
     API_STREAM,
@@ -27,6 +28,7 @@ from a2a_core.cdk.options import (
     JwtIssuer,
     StreamingMode,
     WorkerPackage,
+    WorkerSecret,
 )
 from a2a_core.project import Project
 
@@ -52,6 +54,23 @@ class A2AServiceProps:
     project, not the resources' (``A2A_TABLE_NAME``, ...)."""
     service_name: str = "a2a-serverless"
     """Powertools' service name in logs and metrics."""
+
+    # --- What the agent's model needs (the worker alone) ----------------------------------------
+    bedrock_models: Sequence[str] = ()
+    """The Amazon Bedrock models the worker may call, as the agent names them: foundation model
+    ids (``anthropic.claude-3-haiku-20240307-v1:0``) or cross-region inference profile ids
+    (``us.anthropic.claude-sonnet-4-20250514-v1:0``). The worker's role gets ``bedrock:InvokeModel``
+    and ``bedrock:InvokeModelWithResponseStream`` (Converse and ConverseStream authorize as these)
+    on each, and on the foundation model a profile routes to, through that profile only
+    (`a2a_core.cdk.models`)."""
+    worker_environment: Mapping[str, str] | None = None
+    """More variables for the worker function alone (the model's settings, say); not for keys:
+    a value here is plain text in the template."""
+    worker_secrets: Mapping[str, WorkerSecret] | None = None
+    """Variable name -> a Secrets Manager secret or an SSM (SecureString) parameter: a construct,
+    a secret's name or ARN, or a parameter's ARN, e.g. ``{"OPENAI_API_KEY": "openai-api-key"}``.
+    The worker alone may read each, and reads them into its environment at cold start, before
+    the agent is imported. The template carries their ARNs (or names), never their values."""
 
     # --- Who may call it -------------------------------------------------------------------------
     auth: AuthMode = AuthMode.API_KEY
@@ -145,6 +164,8 @@ class A2AServiceProps:
         if self.runtime.family != lambda_.RuntimeFamily.PYTHON or _version(self.runtime) < MIN_PYTHON:
             raise ConfigurationError(f"runtime must be Python 3.11 or later, got {self.runtime.name}")
         checks.check_snap_start(self.snap_start, _version(self.runtime), self.streaming_mode)
+        parse_models(self.bedrock_models)
+        checks.check_worker_variables(self.worker_environment or {}, self.worker_secrets or {})
 
     @property
     def key_names(self) -> tuple[str, ...]:
@@ -166,6 +187,11 @@ class A2AServiceProps:
         if self.api_function is not None:
             return self.api_function
         return API_STREAM if self.streaming_mode is StreamingMode.RESPONSE_STREAM else API_BUFFERED
+
+    @property
+    def models(self) -> tuple[BedrockModel, ...]:
+        """``bedrock_models``, parsed."""
+        return parse_models(self.bedrock_models)
 
     @property
     def python_version(self) -> str:

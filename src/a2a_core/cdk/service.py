@@ -31,6 +31,7 @@ from a2a_core.cdk.checks import check_auth
 from a2a_core.cdk.front_door import add_front_door
 from a2a_core.cdk.function_url import AgentFunctionUrl
 from a2a_core.cdk.functions import SIGNING_KEY_ENV, ServiceFunctions, service_environment
+from a2a_core.cdk.models import BedrockModel, model_statements
 from a2a_core.cdk.options import (
     AuthMode,
     ConfigurationError,
@@ -258,7 +259,10 @@ class A2AService(Construct):
             else None
         )
         self.worker_function = self.functions.add_worker(
-            props.worker_function, image=props.worker_package is WorkerPackage.CONTAINER_IMAGE
+            props.worker_function,
+            image=props.worker_package is WorkerPackage.CONTAINER_IMAGE,
+            environment=props.worker_environment,
+            secrets=props.worker_secrets,
         )
         self.dead_letter_function = self.functions.add_dead_letter(props.dead_letter_function)
 
@@ -269,6 +273,8 @@ class A2AService(Construct):
         self.storage.grant_task_log(self.dead_letter_function, write=True)
         self.queues.queue.grant_send_messages(self.api_function)
         self.signing_key.grant(self.api_function, "kms:GetPublicKey")
+        for statement in model_statements(self, self.props.models):
+            self.worker_function.add_to_role_policy(statement)
         self.worker_function.add_event_source(
             sources.SqsEventSource(
                 self.queues.queue,
@@ -289,6 +295,11 @@ class A2AService(Construct):
             self.alarms.watch_function(name, function)
         self.alarms.watch_dead_letters("DeadLetters", self.queues.dead_letters)
         self.alarms.watch_api(self.api.server_errors)
+
+    @property
+    def models(self) -> tuple[BedrockModel, ...]:
+        """The Bedrock models the worker may call (``props.bedrock_models``)."""
+        return self.props.models
 
     # Convenience names for what other stacks and tests reach for most.
     @property

@@ -39,7 +39,16 @@ def add_parsers(commands: Any) -> None:
     """Register the client commands on the ``a2a-serverless`` subparsers."""
     send = commands.add_parser("send", help="send a message to an agent and print its reply")
     send.add_argument("url", help="the agent's base URL (its card is read from /.well-known/)")
-    send.add_argument("text", help="the message")
+    send.add_argument("text", nargs="?", help="the message (a text part; with --data, optional)")
+    send.add_argument(
+        "--data",
+        action="append",
+        default=[],
+        type=_json_object,
+        metavar="JSON",
+        help="a data part, a JSON object: the answer to what a framework asks (a Strands interrupt: "
+        '\'{"interruptResponse": {"interruptId": "...", "response": "yes"}}\'); repeatable',
+    )
     send.add_argument("--task", dest="task_id", help="continue this task (one waiting for input)")
     send.add_argument("--context", dest="context_id", help="start the task in this context")
     send.add_argument(
@@ -111,6 +120,16 @@ def add_common_options(
     )
 
 
+def _json_object(value: str) -> dict[str, Any]:
+    try:
+        document = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON ({error}): {value!r}") from None
+    if not isinstance(document, dict):
+        raise argparse.ArgumentTypeError(f"a data part holds a JSON object, got {value!r}")
+    return document
+
+
 def _header(value: str) -> tuple[str, str]:
     name, sep, content = value.partition(":")
     if not sep or not name.strip():
@@ -131,6 +150,9 @@ def run(args: argparse.Namespace, stdout: TextIO = sys.stdout, stderr: TextIO = 
     from a2a_core.core.errors import A2AError
 
     io = Io(stdout, stderr, json_mode=args.json)
+    if args.command == "send" and args.text is None and not args.data:
+        io.note("a2a-serverless send: nothing to send: give the message's text, or --data JSON, or both")
+        return EXIT_USAGE
     try:
         jwks = load_jwks(args.card_jwks)
     except (OSError, ValueError) as error:

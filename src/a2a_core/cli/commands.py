@@ -6,16 +6,17 @@ import argparse
 import asyncio
 import json
 import sys
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TextIO
 
 from a2a_core.cli.printer import Outcome, Printer, exit_code
-from a2a_core.cli.render import card_summary, task_line, task_summary
+from a2a_core.cli.render import card_summary, continue_hint, task_line, task_summary
 from a2a_core.client.client import A2AClient
 from a2a_core.client.errors import A2AClientCardError
 from a2a_core.client.events import is_final
 from a2a_core.core.backoff import Backoff
-from a2a_core.domain import Task, TaskState, to_wire
+from a2a_core.domain import DataPart, Message, Part, Role, Task, TaskState, TextPart, to_wire
 
 EXIT_OK = 0
 POLL_INITIAL, POLL_MAX = 0.2, 2.0
@@ -115,36 +116,48 @@ async def _send(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     card = await client.get_card()
     streaming = bool(card.capabilities.streaming) and not args.no_stream
     printer = Printer(io.stdout, io.stderr, json_mode=io.json_mode)
-    text, task_id, context_id = args.text, args.task_id, args.context_id
+    message = outgoing_message(args.text, args.data)
+    task_id, context_id = args.task_id, args.context_id
     if task_id is not None:  # continuing: what the task already holds was shown before
         printer.baseline(await client.get_task(task_id))
     while True:
         turn = _stream_turn if streaming else _poll_turn
-        outcome = await turn(client, printer, text, task_id, context_id)
+        outcome = await turn(client, printer, message, task_id, context_id)
         if outcome.state is None:  # the agent answered with a message, no task
             return EXIT_OK
         if outcome.state == TaskState.input_required:
             reply = None if args.no_interactive else await _prompt(io)
             if reply:
-                text, task_id, context_id = reply, outcome.task_id, outcome.context_id
+                message, task_id, context_id = reply, outcome.task_id, outcome.context_id
                 continue
-            io.note(f'continue with: a2a-serverless send {args.url} --task {outcome.task_id} "..."')
+            io.note(continue_hint(args.url, outcome.task_id, outcome.question))
         return exit_code(outcome.state)
 
 
+def outgoing_message(text: str | None, data: Sequence[dict[str, Any]]) -> Message | str:
+    """What ``send`` sends: the text, then a data part for each ``--data`` (a text alone stays a
+    text: the client makes it a message)."""
+    if not data:
+        assert text is not None  # `run` refuses a send of nothing
+        return text
+    parts: list[Part] = [TextPart(text=text)] if text else []
+    parts.extend(DataPart(data=document) for document in data)
+    return Message(role=Role.user, parts=parts, message_id=uuid.uuid4().hex)
+
+
 async def _stream_turn(
-    client: A2AClient, printer: Printer, text: str, task_id: str | None, context_id: str | None
+    client: A2AClient, printer: Printer, message: Message | str, task_id: str | None, context_id: str | None
 ) -> Outcome:
-    async with client.stream_message(text, task_id=task_id, context_id=context_id) as events:
+    async with client.stream_message(message, task_id=task_id, context_id=context_id) as events:
         async for event in events:
             printer.event(event)
     return printer.finish()
 
 
 async def _poll_turn(
-    client: A2AClient, printer: Printer, text: str, task_id: str | None, context_id: str | None
+    client: A2AClient, printer: Printer, message: Message | str, task_id: str | None, context_id: str | None
 ) -> Outcome:
-    result = await client.send_message(text, task_id=task_id, context_id=context_id, blocking=False)
+    result = await client.send_message(message, task_id=task_id, context_id=context_id, blocking=False)
     if isinstance(result, Task) and not is_final(result):
         printer.progress(result)
         backoff = Backoff(POLL_INITIAL, POLL_MAX)

@@ -74,17 +74,38 @@ def _summary(template: str, directory: Path, names: Names, kit: str) -> str:
         "app.py": "the CDK app (cdk.json; package.json pins the CDK CLI)",
     }
     width = max(map(len, files)) + 2
-    steps = [
-        *([f"cd {shown}"] if directory != here else []),
-        "a2a-serverless dev              # serve it on http://127.0.0.1:8000/",
-        "uv sync --active && pytest      # its locked dependencies and pytest, then its test",
-        "npm install && npx cdk deploy   # deploy it (AWS credentials); then, with the outputs:",
-        "a2a-serverless check <AgentUrl> -H 'x-api-key: <key>'",
-    ]
-    return (
+    lines = (
         f"Made the agent project {names.distribution} in {directory} (template: {template}):\n"
         + "".join(f"  {name.ljust(width)}{what}\n" for name, what in files.items())
         + f"The kit comes from {kit}.\n\nNext, where a2a-serverless is installed ({sys.prefix}):\n"
-        + "".join(f"  {step}\n" for step in steps)
+        + "".join(f"  {step}\n" for step in next_steps(template, str(shown) if directory != here else None))
         + "(With uv alone, `uv run COMMAND` runs each in the project's own .venv.)\n"
     )
+    return lines
+
+
+def next_steps(template: str, cd: str | None = None) -> list[str]:
+    """What to run after ``init``, in order: the dependencies first (a framework's agent imports
+    its framework), then its tests, dev (offline on the tests' scripted model for a framework),
+    the deployment and its self-test."""
+    chosen = TEMPLATES[template]
+    scripted = ", on a scripted model (tests/scripted.py)" if chosen.model else ""
+    on_model = f", on {chosen.model}" if chosen.model else ""
+    steps = [
+        *([f"cd {cd}"] if cd else []),
+        "uv sync --active                # its locked dependencies and pytest, into this environment",
+        f"pytest                          # its tests{scripted}",
+        f"a2a-serverless dev              # serve it on http://127.0.0.1:8000/{on_model}",
+    ]
+    if chosen.model:
+        steps.append(f"{OFFLINE_DEV}   # or offline, on the tests' scripted model")
+    model = f"; {chosen.deployed_model}" if chosen.deployed_model else ""
+    return [
+        *steps,
+        f"npm install && npx cdk deploy   # deploy it (AWS credentials{model})",
+        "a2a-serverless check <AgentUrl> -H 'x-api-key: <key>'   # with the deploy's outputs: a self-test",
+    ]
+
+
+# dev puts src/ on the path itself; tests/ holds the scripted model.
+OFFLINE_DEV = "PYTHONPATH=tests a2a-serverless dev --agent scripted:agent"

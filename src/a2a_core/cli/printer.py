@@ -28,11 +28,13 @@ def exit_code(state: TaskState) -> int:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a turn ended: the task's state (None for a plain message reply) and its ids."""
+    """How a turn ended: the task's state (None for a plain message reply) and its ids; when the
+    task waits for input, what it asked (its status message)."""
 
     state: TaskState | None
     task_id: str | None
     context_id: str | None
+    question: Message | None = None
 
 
 class Printer:
@@ -49,6 +51,7 @@ class Printer:
         self._seen: set[str] = set()
         self._printed: dict[str, str] = {}  # artifact id -> its text printed so far
         self._state: TaskState | None = None
+        self._status_message: Message | None = None
         self._task_id: str | None = None
         self._context_id: str | None = None
         self._replied = False
@@ -71,6 +74,7 @@ class Printer:
         if self.json_mode:
             if not isinstance(event, Message | TaskArtifactUpdateEvent):
                 self._state = event.status.state
+                self._status_message = event.status.message
             self.stdout.write(json.dumps(to_wire(event), ensure_ascii=False) + "\n")
             self.stdout.flush()
         elif isinstance(event, Message):
@@ -104,7 +108,8 @@ class Printer:
         self._end_line()
         state = None if self._replied else self._state
         self._replied = False
-        return Outcome(state, self._task_id, self._context_id)
+        question = self._status_message if state == TaskState.input_required else None
+        return Outcome(state, self._task_id, self._context_id, question)
 
     def _state_change(self, state: TaskState) -> None:
         if state != self._state:
@@ -113,6 +118,7 @@ class Printer:
 
     def _status(self, status: TaskStatus) -> None:
         self._state_change(status.state)
+        self._status_message = status.message
         message = status.message
         if message is None or message.message_id in self._seen:
             return

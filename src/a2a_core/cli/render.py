@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -158,3 +159,33 @@ def task_summary(task: Task) -> str:
         for artifact in task.artifacts:
             lines.append(f"  {artifact.name or artifact.artifact_id}: {artifact_text(artifact)}")
     return "\n".join(lines)
+
+
+# Strands' A2A executor lists the interrupts a task waits on in its status message, as a data
+# part ``{"interrupts": [{"interruptId": ..., "name": ..., "reason": ...}]}``, and takes each
+# answer as a data part ``{"interruptResponse": {"interruptId": ..., "response": ...}}``.
+INTERRUPTS, INTERRUPT_RESPONSE = "interrupts", "interruptResponse"
+
+
+def continue_hint(url: str, task_id: str | None, question: Message | None) -> str:
+    """How to answer a task waiting for input: with a text, or, when it waits on Strands
+    interrupts, with a data part answering each."""
+    command = f"a2a-serverless send {url} --task {task_id}"
+    ids = interrupt_ids(question)
+    if not ids:
+        return f'continue with: {command} "..."'
+    answers = (
+        "--data " + shlex.quote(json.dumps({INTERRUPT_RESPONSE: {"interruptId": i, "response": "..."}}))
+        for i in ids
+    )
+    return f"continue with: {command} {' '.join(answers)}"
+
+
+def interrupt_ids(message: Message | None) -> list[str]:
+    """The ids of the Strands interrupts a status message lists (none: not such a message)."""
+    found: list[str] = []
+    for part in message.parts if message else []:
+        pending = part.data.get(INTERRUPTS) if isinstance(part, DataPart) else None
+        if isinstance(pending, list):
+            found.extend(str(i["interruptId"]) for i in pending if isinstance(i, dict) and "interruptId" in i)
+    return found

@@ -39,6 +39,11 @@ class Template:
     skills: tuple[Mapping[str, object], ...]
     # The kit's extra that brings the agent's framework (the project depends on the kit with it).
     extra: str = ""
+    # What the agent needs to reach its model in `dev` (a framework's; the kit's own need none).
+    # A template with one has tests/scripted.py too: its tests, and dev offline, run on that.
+    model: str = ""
+    # How the deployed worker reaches that model.
+    deployed_model: str = ""
 
 
 _COUNT = {
@@ -70,18 +75,24 @@ TEMPLATES = {
         "Counts words with a tool (Google ADK), and remembers the conversation of a context.",
         (_COUNT,),
         extra="adk",
+        model="Gemini, with GOOGLE_API_KEY set",
+        deployed_model="its key: worker_secrets in app.py",
     ),
     "agent-framework": Template(
         "a Microsoft Agent Framework agent streaming its answer, through its A2A executor",
         "Counts words (Microsoft Agent Framework), streaming its answer.",
         (_COUNT,),
         extra="agent-framework",
+        model="the chat client agent.py builds",
+        deployed_model="its key: worker_secrets in app.py",
     ),
     "strands": Template(
         "a Strands agent that asks before it acts, through Strands' A2A executor",
         "Counts words with a tool (Strands Agents), asking for approval first.",
         (_COUNT,),
         extra="strands",
+        model="Bedrock, with AWS credentials",
+        deployed_model="app.py lets the worker call MODEL",
     ),
 }
 
@@ -138,6 +149,7 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
         "kit_requirement": kit.requirement(f"[{chosen.extra}]" if chosen.extra else ""),
         "kit_requirement_dev": kit.requirement("[local,cdk]"),
         "kit_source": kit.sources_table(),
+        "run_model": _run_model(chosen),
     }
     root = files("a2a_core") / "templates"
     rendered: dict[str, str] = {}
@@ -147,6 +159,17 @@ def render(template: str, names: Names, kit: KitSource) -> dict[str, str]:
             text = source.read_text(encoding="utf-8")
             rendered[path.removesuffix(".tmpl")] = _fill(text, values) if path.endswith(".tmpl") else text
     return rendered
+
+
+def _run_model(template: Template) -> str:
+    """The README's word on the agent's model (a framework template's), where `dev` runs it."""
+    if not template.model:
+        return ""
+    return (
+        f"\nThe agent calls its model in `dev` ({template.model}). Offline, serve it on the\n"
+        "scripted model its tests run on (tests/scripted.py) instead:\n\n"
+        "```bash\nPYTHONPATH=tests a2a-serverless dev --agent scripted:agent\n```\n"
+    )
 
 
 def _walk(folder: Traversable, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], Traversable]]:

@@ -1,7 +1,8 @@
 """Worker Lambda: SQS run operations -> `Worker.handle`, one agent turn per operation.
 
-Composition root: settings, the backend's task and context stores and the agent are built once
-per cold start, at import (`a2a_core.compose.compose_worker`). The batch handling lives in
+Composition root: settings, the worker's secrets (into its environment), the backend's task and
+context stores and the agent are built once per cold start, at import
+(`a2a_core.compose.compose_worker`). The batch handling lives in
 `a2a_core.aws.lambdas`.
 """
 
@@ -12,8 +13,11 @@ from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the
 # isort: on
 
 
+import os
+
 from a2a_core import redaction
 from a2a_core.aws.lambdas import worker_handler
+from a2a_core.aws.secrets import worker_secrets
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
@@ -22,6 +26,8 @@ from a2a_core.settings import Settings
 redaction.install()  # before anything logs: no secret in a log line, at any level
 
 settings = Settings.from_env()
+# Before the agent is imported: its module (or its model's client) may read them at import.
+os.environ.update(worker_secrets(settings))
 adapters = build_adapters(settings, function="worker")
 worker = compose_worker(adapters, load_agent(settings.agent))
 # The run queue's messages: the worker times their redelivery (their visibility) to its lease.
