@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.turn.context_store import ContextStore
+from a2a_core.core.turn.worker import Worker
 from a2a_core.protocol.bindings import Protocols
 from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.jsonrpc import Dispatcher
@@ -57,7 +57,7 @@ def build_worker(
     context_store: ContextStore | None = None,
 ) -> Worker:
     """The one way a worker is built (the worker function's, dev's, a test's). A turn is claimed
-    at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
+    at most `a2a_core.core.turn.worker.MAX_ATTEMPTS` times, which is also how often the run queue
     delivers an operation before its dead-letter queue takes it (`a2a_core.aws.resources`)."""
     from a2a_core.adapters.resolve import resolve_agent  # not on the API function's import path
 

@@ -15,10 +15,10 @@ from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.context_store import ContextStore, InMemoryContextStore
-from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.turn.context_store import ContextStore, InMemoryContextStore
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
 

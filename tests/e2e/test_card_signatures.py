@@ -28,7 +28,7 @@ from a2a_core.app import create_app
 from a2a_core.client.cards import verify_signatures
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import AgentSkill
 from a2a_core.push.signing import LocalSigner
 from a2a_core.settings import Settings

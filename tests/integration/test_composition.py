@@ -17,11 +17,11 @@ from a2a_core.aws.sqs_broker import SqsBroker
 from a2a_core.compose import build_server, compose_server, compose_worker, page_token_secret
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.context_store import InMemoryContextStore
-from a2a_core.core.executor import as_executor
-from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.executor import as_executor
 from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters

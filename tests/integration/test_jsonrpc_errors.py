@@ -116,7 +116,7 @@ async def test_a_completed_task_is_not_cancelable(client: httpx.AsyncClient, sta
 
 
 async def test_an_invalid_agent_response_is_reported_to_a_blocking_caller() -> None:
-    from a2a_core.core.executor import TaskContext
+    from a2a_core.core.turn.executor import TaskContext
 
     async def bad(ctx: TaskContext) -> Any:
         return 42
@@ -147,7 +147,7 @@ def _client_for(service: AgentServer) -> httpx.AsyncClient:
 
 async def test_an_internal_failure_is_32603_without_details(stack: Stack) -> None:
     from a2a_core.compose import build_server
-    from a2a_core.core.store import InMemoryTaskStore
+    from a2a_core.core.tasklog.store import InMemoryTaskStore
 
     class BrokenStore(InMemoryTaskStore):
         async def owned(self, task_id: str, owner: str) -> bool:

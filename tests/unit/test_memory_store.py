@@ -7,9 +7,9 @@ import time
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.notifying_store import NotifyingTaskStore
-from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore, LogEntry
+from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import InMemoryTaskStore, LogEntry
 from a2a_core.domain import TaskState
 from contract.test_task_store import commit
 

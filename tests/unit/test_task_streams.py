@@ -16,13 +16,13 @@ from pydantic import BaseModel
 
 from a2a_core import sse
 from a2a_core.core.caller import Caller
-from a2a_core.core.changes import Change, status
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.core.requests import TaskRef
 from a2a_core.core.streams import StreamItem, TaskStreams
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.domain import (
     Artifact,
     Task,

@@ -13,9 +13,9 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from a2a_core.core.broker import Broker, InMemoryBroker
-from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.turn.context_store import ContextStore, InMemoryContextStore
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:

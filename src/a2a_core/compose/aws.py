@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from a2a_core.auth import Authenticator, build_authenticator
 from a2a_core.compose.adapters import Adapters
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:

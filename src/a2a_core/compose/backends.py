@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from a2a_core.compose.adapters import Adapters, InMemoryAdapters
 from a2a_core.compose.aws import AwsAdapters, build_task_store
-from a2a_core.core.notifying_store import NotifyingTaskStore
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
+from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:

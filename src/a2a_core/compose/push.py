@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:

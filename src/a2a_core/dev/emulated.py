@@ -16,7 +16,7 @@ from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.adapters import Adapters
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
-from a2a_core.core.executor import Agent
+from a2a_core.core.turn.executor import Agent
 from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError

@@ -22,8 +22,8 @@ from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.executor import Agent
-from a2a_core.core.worker import RunInProgressError, Worker
+from a2a_core.core.turn.executor import Agent
+from a2a_core.core.turn.worker import RunInProgressError, Worker
 from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError

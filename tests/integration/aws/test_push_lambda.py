@@ -30,10 +30,10 @@ from a2a_core.compose.aws import (
     build_task_store,
 )
 from a2a_core.compose.push import build_push_notifier
-from a2a_core.core.changes import Change, status
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.turn.worker import Worker
 from a2a_core.dev.emulated import push_poller
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -131,7 +131,7 @@ class PushDeployment(Deployment):
 
 
 def echo_executor() -> Any:
-    from a2a_core.core.executor import as_executor
+    from a2a_core.core.turn.executor import as_executor
 
     return as_executor(echo)
 

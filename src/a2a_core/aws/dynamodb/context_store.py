@@ -31,7 +31,8 @@ from pydantic import JsonValue
 
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.context_store import (
+from a2a_core.core.errors import StoreUnavailableError
+from a2a_core.core.turn.context_store import (
     NO_CONTEXT,
     Context,
     ContextConflictError,
@@ -39,7 +40,6 @@ from a2a_core.core.context_store import (
     dump_value,
     load_value,
 )
-from a2a_core.core.errors import StoreUnavailableError
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

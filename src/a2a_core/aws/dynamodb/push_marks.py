@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from a2a_core.aws.calls import Item, aws_call
 from a2a_core.aws.dynamodb.keys import NOTIFY, PUSH_PREFIX, task_key
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.push.notified import PushEvents, notified_seq
 
 if TYPE_CHECKING:

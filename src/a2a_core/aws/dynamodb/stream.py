@@ -6,7 +6,7 @@ from typing import Any
 
 from a2a_core.aws.dynamodb.keys import BODY, EVENT_PREFIX, FIRST_SEQ, STATE, TASK_ID
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.domain import TaskState
 from a2a_core.push.notifier import CommitRef
 

@@ -9,8 +9,8 @@ from collections import OrderedDict
 from collections.abc import Collection
 
 from a2a_core.core.notify import Notifier
-from a2a_core.core.records import Commit
-from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 # The logs kept: of the most recently written tasks, up to this many tasks and bytes; older
 # ones are read from the store.

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks
-from a2a_core.core.memory_index import MemoryListIndex
 from a2a_core.core.notify import Notifier
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.tasklog.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks
+from a2a_core.core.tasklog.memory_index import MemoryListIndex
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit
 
 __all__ = [
     "InMemoryTaskStore",
