@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from a2a_core.app import create_app
 from a2a_core.examples.multiturn import agent as multiturn
 from a2a_core.protocol.jsonrpc import MAX_ID_LENGTH
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from support import Stack
 
 FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,7 +1,7 @@
 """`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it), and
 `build_worker`, the worker that runs the agent against it.
 
-What the HTTP app (`a2a_core.app.create_app`) serves and what a worker runs against: the ledger
+What the HTTP app (`a2a_core.web.app.create_app`) serves and what a worker runs against: the ledger
 over the task store, the engine, every protocol generation's surface (`protocols`: the JSON-RPC
 dispatcher, the 1.0 HTTP+JSON binding, the 1.0 card), the cards, and push notifications.
 """

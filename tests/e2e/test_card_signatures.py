@@ -24,7 +24,6 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.client.cards import verify_signatures
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
@@ -32,6 +31,7 @@ from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import AgentSkill
 from a2a_core.push.signing import LocalSigner
 from a2a_core.settings import Settings
+from a2a_core.web.app import create_app
 from support import missing_prerequisite
 
 ROOT = Path(__file__).resolve().parents[2]

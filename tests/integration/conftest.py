@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.app import create_app
 from support import Stack
 
 

@@ -15,13 +15,13 @@ import pytest
 from a2a.client.card_resolver import parse_agent_card
 from a2a.utils.proto_utils import warn_on_missing_required_fields
 
-from a2a_core.app import create_app
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import AgentSkill
 from a2a_core.push.signing import LocalSigner
 from a2a_core.settings import Settings
+from a2a_core.web.app import create_app
 from auth_support import API_KEYS, KEYS
 
 pytestmark = pytest.mark.anyio

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import a2a_core.dev.stack
-from a2a_core.app import create_app
 from a2a_core.auth import build_authenticator
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import QUEUE
@@ -26,6 +25,7 @@ from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.settings import Settings, SettingsError
+from a2a_core.web.app import create_app
 from aws_events import load_function
 
 AWS = {

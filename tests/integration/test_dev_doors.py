@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.dev.guard import DevDoors, is_json, parse_origin
 from a2a_core.examples.echo import agent as echo
 from a2a_core.settings import SettingsError
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -15,10 +15,10 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.auth.testing import LocalIssuer
 from a2a_core.dev.guard import DevDoors
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.app import create_app
 from auth_support import API_KEYS, KEYS
 from support import Stack
 

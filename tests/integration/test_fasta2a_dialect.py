@@ -17,9 +17,9 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -7,10 +7,10 @@ import httpx
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.domain import AgentSkill
-from a2a_core.edge import public_url
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.app import create_app
+from a2a_core.web.edge import public_url
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -16,9 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.examples.multiturn import agent as multiturn
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from auth_support import sse_data
 from support import Stack
 

@@ -13,10 +13,10 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo_agent
 from a2a_core.server import AgentServer
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

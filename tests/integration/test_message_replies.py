@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from a2a_core import TaskContext
-from a2a_core.app import create_app
+from a2a_core.web.app import create_app
 from schema_0_2_5 import violations
 from support import Stack
 

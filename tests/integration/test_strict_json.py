@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.app import create_app
 from support import Stack
 from v1_support import V1, expect_rest_error, expect_rpc_error
 

@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.dev.stack import run_worker_loop
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

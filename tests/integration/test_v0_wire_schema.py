@@ -17,7 +17,6 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.client import A2AClient
 from a2a_core.client.errors import error_from_wire
 from a2a_core.core.errors import PROTOCOL_ERRORS, TaskNotFoundError
@@ -25,6 +24,7 @@ from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.protocol.versions import Version
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from schema_0_2_5 import (
     DEFS,
     ENVELOPE,

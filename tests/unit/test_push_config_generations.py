@@ -11,10 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.examples.echo import agent as echo
 from a2a_core.generations import V0_3, V1_0
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

@@ -9,11 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio

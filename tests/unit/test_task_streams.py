@@ -14,7 +14,6 @@ from collections.abc import AsyncIterator
 import pytest
 from pydantic import BaseModel
 
-from a2a_core import sse
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
@@ -34,6 +33,7 @@ from a2a_core.domain import (
 from a2a_core.protocol.jsonrpc import Binding, StreamReply, error_body
 from a2a_core.protocol.v0.methods import encode_model
 from a2a_core.protocol.versions import Version
+from a2a_core.web import sse
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 

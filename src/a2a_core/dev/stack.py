@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 
 from a2a_core import redaction
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
@@ -27,6 +26,7 @@ from a2a_core.core.turn.worker import RunInProgressError, Worker
 from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError
+from a2a_core.web.app import create_app
 
 if TYPE_CHECKING:
     from a2a_core.dev.guard import DevDoors

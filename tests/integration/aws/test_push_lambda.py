@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.aws.event_filters import PUSH_STREAM_FILTERS, matches
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
@@ -46,6 +45,7 @@ from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
+from a2a_core.web.app import create_app
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
 from push_receiver import Receiver, closed_port, receiving
 

@@ -18,10 +18,10 @@ from mangum import Mangum
 from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 
 from a2a_core import redaction
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server
 from a2a_core.compose.backends import build_adapters
 from a2a_core.settings import Settings
+from a2a_core.web.app import create_app
 
 redaction.install()  # before anything logs: no secret in a log line, at any level
 

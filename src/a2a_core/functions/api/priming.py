@@ -18,10 +18,10 @@ import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server
 from a2a_core.compose.adapters import InMemoryAdapters
 from a2a_core.settings import Settings
+from a2a_core.web.app import create_app
 
 logger = logging.getLogger(__name__)
 

@@ -25,12 +25,14 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import Scope
 
-from a2a_core import sse
 from a2a_core.auth import Authenticator, AuthError, build_authenticator
-from a2a_core.card_http import card_response
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidRequestError
-from a2a_core.edge import (
+from a2a_core.generations import A2A_JSON
+from a2a_core.server import AgentServer
+from a2a_core.web import sse
+from a2a_core.web.card_http import card_response
+from a2a_core.web.edge import (
     CARD_PATH,
     DOCS_PATH,
     EXTENDED_CARD_PATH,
@@ -43,8 +45,6 @@ from a2a_core.edge import (
     refusal,
     version_of,
 )
-from a2a_core.generations import A2A_JSON
-from a2a_core.server import AgentServer
 
 logger = logging.getLogger(__name__)
 
