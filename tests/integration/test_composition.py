@@ -14,6 +14,7 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import QUEUE
 from a2a_core.aws.sqs_broker import SqsBroker
 from a2a_core.compose import build_server, compose_server, compose_worker, page_token_secret
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.push_store import InMemoryPushConfigStore
@@ -25,7 +26,6 @@ from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.web.app import create_app
 from aws_events import load_function
 
 AWS = {
@@ -99,10 +99,10 @@ def test_dev_builds_one_app(monkeypatch: pytest.MonkeyPatch, backend: str) -> No
     built: list[object] = []
 
     def counting(*args: Any, **kwargs: Any) -> Any:
-        built.append(app := create_app(*args, **kwargs))
+        built.append(app := compose_app(*args, **kwargs))
         return app
 
-    monkeypatch.setattr(a2a_core.dev.stack, "create_app", counting)
+    monkeypatch.setattr(a2a_core.dev.stack, "compose_app", counting)
     stack = build_dev_stack(Settings(backend=backend, **(AWS if backend == "aws" else {})), as_executor(echo))
     assert built == [stack.app]
 

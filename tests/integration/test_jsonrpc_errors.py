@@ -13,10 +13,10 @@ import anyio
 import httpx
 import pytest
 
+from a2a_core.compose.app import compose_app
 from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo_agent
 from a2a_core.server import AgentServer
-from a2a_core.web.app import create_app
 from support import Stack
 
 pytestmark = pytest.mark.anyio
@@ -141,7 +141,7 @@ def _client(stack: Stack) -> httpx.AsyncClient:
 
 
 def _client_for(service: AgentServer) -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=create_app(service))
+    transport = httpx.ASGITransport(app=compose_app(service))
     return httpx.AsyncClient(transport=transport, base_url="http://agent.test")
 
 

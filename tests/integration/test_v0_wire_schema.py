@@ -19,12 +19,12 @@ import pytest
 
 from a2a_core.client import A2AClient
 from a2a_core.client.errors import error_from_wire
+from a2a_core.compose.app import compose_app
 from a2a_core.core.errors import PROTOCOL_ERRORS, TaskNotFoundError
 from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.protocol.versions import Version
 from a2a_core.push.urls import UrlPolicy
-from a2a_core.web.app import create_app
 from schema_0_2_5 import (
     DEFS,
     ENVELOPE,
@@ -60,7 +60,7 @@ class Recorder(httpx.AsyncBaseTransport):
     """The app in process, every JSON-RPC exchange kept as it went over the wire."""
 
     def __init__(self, stack: Stack) -> None:
-        self.app = httpx.ASGITransport(app=create_app(stack.service))
+        self.app = httpx.ASGITransport(app=compose_app(stack.service))
         self.exchanges: list[Exchange] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

@@ -61,7 +61,7 @@ class Adapters(ABC):
 
     def app_authenticator(self) -> Authenticator | None:
         """The authenticator the app cannot build from the settings alone (API keys kept in this
-        backend's storage); None: `a2a_core.web.app.create_app` builds it from the settings."""
+        backend's storage); None: `a2a_core.compose.app.compose_app` builds it from the settings."""
         return None
 
     def page_token_key(self) -> bytes:

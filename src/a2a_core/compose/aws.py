@@ -204,8 +204,8 @@ def build_key_store(settings: Settings, clients: AwsClients) -> DynamoDBApiKeySt
 
 def build_app_authenticator(settings: Settings, clients: AwsClients) -> Authenticator | None:
     """The authenticator for API keys behind a function URL; None for every other deployment
-    (`a2a_core.web.app.create_app` builds those itself). The adapters are imported only when used,
-    so the other deployments' cold starts do not pay for them."""
+    (`a2a_core.compose.app.compose_app` builds those from the settings). The adapters are
+    imported only when used, so the other deployments' cold starts do not pay for them."""
     if settings.front_door != "function_url" or settings.auth_mode != "api_key":
         return None
     from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets

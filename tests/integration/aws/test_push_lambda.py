@@ -21,6 +21,7 @@ from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import build_server
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.aws import (
     AwsAdapters,
     build_broker,
@@ -45,7 +46,6 @@ from a2a_core.push.signing import LocalSigner, Signer
 from a2a_core.push.verify import verify_notification
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings, SettingsError
-from a2a_core.web.app import create_app
 from aws_events import Deployment, lambda_context, load_function, receive, settle, sqs_event
 from push_receiver import Receiver, closed_port, receiving
 
@@ -157,7 +157,7 @@ def receiver() -> Iterator[Receiver]:
 
 def rpc(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
     async def call() -> Any:
-        transport = httpx.ASGITransport(app=create_app(app_service))
+        transport = httpx.ASGITransport(app=compose_app(app_service))
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
             if method == "GET":
                 return (await client.get(params["path"])).json()
@@ -217,7 +217,7 @@ def test_a_completed_task_is_pushed_signed_by_kms_and_verifies_against_the_api_j
 
 def rpc_v1(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
     async def call() -> Any:
-        transport = httpx.ASGITransport(app=create_app(app_service))
+        transport = httpx.ASGITransport(app=compose_app(app_service))
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
             body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
             reply = (await client.post("/", json=body, headers={"A2A-Version": "1.0"})).json()
