@@ -7,6 +7,7 @@ are signed by a KMS key on moto, and a real receiver on 127.0.0.1 takes them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import uuid
 from collections.abc import Callable, Iterator
@@ -400,6 +401,45 @@ def test_dev_s_poller_passes_the_function_only_what_the_deployed_filter_passes(
     assert {record["eventName"] for record in seen} == {"INSERT"}
     assert "tok-secret" not in json.dumps(seen, default=str)
     assert any("tok-secret" in str(record) for record in deployment.new_records())  # it was there
+
+
+def test_dev_hands_the_push_function_exactly_the_records_the_deployed_filter_passes(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    """Issue 28: dev's poller filtered with a look-alike of the mapping's patterns (INSERT and the
+    commit prefix only), so it handed the push function the commits marked ``notify`` false (a
+    task without a push config; the states nobody is notified of), which the deployed mapping
+    never sends. Dev now evaluates the deployed patterns themselves."""
+    api = deployment.api(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true")
+    plain = _send_plain(api)
+    pushed = _send_plain(api)
+    config = {"url": receiver.url("/pushed")}
+    rpc(api, "tasks/pushNotificationConfig/set", {"taskId": pushed, "pushNotificationConfig": config})
+    deployment.run_worker()
+    settings = Settings.from_env(deployment.env(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true"))
+    on_this_table = dataclasses.replace(deployment.aws, names=deployment.names)
+    dev = push_poller(AwsAdapters(settings, deployment.aws.clients), on_this_table, LocalSigner())
+    handed: list[dict[str, Any]] = []
+    function = dev.handler
+
+    def recording(event: dict[str, Any], context: Any) -> Any:
+        handed.extend(event["Records"])
+        return function(event, context)
+
+    dev.handler = recording
+    while dev.poll_once():
+        pass
+
+    records = deployment.new_records()
+    dropped = [r for r in records if r not in _filtered(records, deployment)]
+    # The stream holds commits the deployed filter drops (marked notify false) beside the ones it passes.
+    images = [r["dynamodb"].get("NewImage", {}) for r in dropped]
+    assert any(image.get("notify") == {"BOOL": False} for image in images)
+    assert {"S": plain} in [image.get("task_id") for image in images]
+    sequence = [r["dynamodb"]["SequenceNumber"] for r in _filtered(records, deployment)]
+    assert [r["dynamodb"]["SequenceNumber"] for r in handed] == sequence
+    assert [r["dynamodb"]["NewImage"]["task_id"]["S"] for r in handed] == [pushed]
+    assert [r.path for r in receiver.wait_for(1)] == ["/pushed"]
 
 
 def test_the_lambda_entry_point_dead_letters_a_rebound_webhook_and_emits_metrics(
