@@ -197,6 +197,8 @@ def required(value: str | None, field: str) -> str:
 
 
 def build_key_store(settings: Settings, clients: AwsClients) -> DynamoDBApiKeyStore:
+    """The API key store in the settings' table: the one the app behind a function URL reads and
+    `a2a-serverless keys` writes."""
     from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 
     return DynamoDBApiKeyStore(clients.dynamodb, _table(settings))
