@@ -15,12 +15,12 @@ from a2a_core.core.tasklog.records import Commit
 from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
-from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.metrics import CountingMetrics
 from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
+from a2a_core.push.webhooks import RetryPolicy, WebhookSender
 from support import user_message
 
 ISSUER = "https://agent.example.com/"

@@ -16,8 +16,8 @@ from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
 from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
 from a2a_core.core.turn.context_store import ContextStore, InMemoryContextStore
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
@@ -37,7 +37,7 @@ def store(request: pytest.FixtureRequest) -> TaskStore:
     aws, names = _aws(request)
     if request.param == "local":
         # dev's store on the emulator: it answers reads of the tasks it wrote from memory.
-        return NotifyingTaskStore(
+        return WakingTaskStore(
             DynamoDBTaskStore(
                 aws.clients.dynamodb,
                 names.table,

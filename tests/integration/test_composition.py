@@ -18,8 +18,8 @@ from a2a_core.compose.app import compose_app
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.push_store import InMemoryPushConfigStore
-from a2a_core.core.tasklog.notifying_store import NotifyingTaskStore
 from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
 from a2a_core.core.turn.context_store import InMemoryContextStore
 from a2a_core.core.turn.executor import as_executor
 from a2a_core.dev.stack import build_dev_stack
@@ -49,7 +49,7 @@ def test_the_memory_backend_keeps_every_port_in_this_process() -> None:
 
 def test_the_local_backend_is_the_aws_adapters_announcing_writes_in_this_process() -> None:
     store = build_adapters(Settings(backend="local", **AWS)).store
-    assert isinstance(store, NotifyingTaskStore)
+    assert isinstance(store, WakingTaskStore)
     assert isinstance(store.inner, DynamoDBTaskStore)
 
 

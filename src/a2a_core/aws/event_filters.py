@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_core.aws.dynamodb.keys import EVENT_PREFIX, NOTIFY
+from a2a_core.aws.dynamodb.keys import EVENT_PREFIX, PUSH_MARK
 from a2a_core.aws.resources import TABLE
 
 _COMMIT_INSERT: dict[str, Any] = {"eventName": ["INSERT"]}
 _COMMIT_KEY = {TABLE.sort_key: {"S": [{"prefix": EVENT_PREFIX}]}}
 PUSH_STREAM_FILTERS: tuple[dict[str, Any], ...] = (
-    {**_COMMIT_INSERT, "dynamodb": {"NewImage": {**_COMMIT_KEY, NOTIFY: {"BOOL": [True]}}}},
-    {**_COMMIT_INSERT, "dynamodb": {"NewImage": {**_COMMIT_KEY, NOTIFY: {"BOOL": [{"exists": False}]}}}},
+    {**_COMMIT_INSERT, "dynamodb": {"NewImage": {**_COMMIT_KEY, PUSH_MARK: {"BOOL": [True]}}}},
+    {**_COMMIT_INSERT, "dynamodb": {"NewImage": {**_COMMIT_KEY, PUSH_MARK: {"BOOL": [{"exists": False}]}}}},
 )
 
 
