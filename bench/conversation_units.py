@@ -37,7 +37,7 @@ os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "testing")
 from a2a_core.aws.clients import build_clients  # noqa: E402
 from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore  # noqa: E402
 from a2a_core.aws.json_client import AwsJsonClient  # noqa: E402
-from a2a_core.core.session_store import NO_RECORD  # noqa: E402
+from a2a_core.core.turn.session_store import NO_RECORD  # noqa: E402
 from a2a_core.emulator.moto_server import create_resources, start_emulator  # noqa: E402
 from cost_meter import item_size  # noqa: E402
 

@@ -43,12 +43,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import smoke  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
-from a2a_core.core.changes import Change  # noqa: E402
 from a2a_core.core.errors import TaskNotFoundError  # noqa: E402
-from a2a_core.core.executor import as_executor  # noqa: E402
-from a2a_core.core.records import ArtifactUpdated  # noqa: E402
 from a2a_core.core.requests import PushConfigQuery, SendRequest, TaskQuery, TaskRef  # noqa: E402
 from a2a_core.core.streams import TaskStreams  # noqa: E402
+from a2a_core.core.tasklog.changes import Change  # noqa: E402
+from a2a_core.core.tasklog.records import ArtifactUpdated  # noqa: E402
+from a2a_core.core.turn.executor import as_executor  # noqa: E402
 from a2a_core.dev.stack import build_dev_stack  # noqa: E402
 from a2a_core.domain import Artifact, Message, Role, TextPart  # noqa: E402
 from a2a_core.settings import Settings  # noqa: E402

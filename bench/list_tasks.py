@@ -46,11 +46,11 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore  # noqa: E402
 from a2a_core.aws.resources import TABLE  # noqa: E402
 from a2a_core.core.broker import InMemoryBroker  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
-from a2a_core.core.changes import Change, status  # noqa: E402
 from a2a_core.core.engine import TaskEngine  # noqa: E402
-from a2a_core.core.ledger import TaskLedger  # noqa: E402
-from a2a_core.core.records import ArtifactUpdated, RunLease  # noqa: E402
 from a2a_core.core.requests import ListTasksQuery  # noqa: E402
+from a2a_core.core.tasklog.changes import Change, status  # noqa: E402
+from a2a_core.core.tasklog.ledger import TaskLedger  # noqa: E402
+from a2a_core.core.tasklog.records import ArtifactUpdated, RunLease  # noqa: E402
 from a2a_core.domain import Artifact, Message, Role, TaskState, TextPart  # noqa: E402
 from a2a_core.emulator.process import start_emulator_process  # noqa: E402
 from cost_meter import index_entries, item_size, removed_index_entries  # noqa: E402

@@ -41,11 +41,11 @@ from a2a_core.aws.push_stream import push_stream_handler  # noqa: E402
 from a2a_core.compose.aws import build_kms_client, build_push_store, build_task_store  # noqa: E402
 from a2a_core.compose.backends import build_adapters  # noqa: E402
 from a2a_core.compose.push import build_sender  # noqa: E402
-from a2a_core.core.changes import Change, status  # noqa: E402
-from a2a_core.core.ledger import TaskLedger  # noqa: E402
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore  # noqa: E402
-from a2a_core.core.records import Commit  # noqa: E402
-from a2a_core.core.store import InMemoryTaskStore, TaskStore  # noqa: E402
+from a2a_core.core.tasklog.changes import Change, status  # noqa: E402
+from a2a_core.core.tasklog.ledger import TaskLedger  # noqa: E402
+from a2a_core.core.tasklog.records import Commit  # noqa: E402
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore  # noqa: E402
 from a2a_core.dev.emulated import push_poller  # noqa: E402
 from a2a_core.domain import Message, PushNotificationConfig, Role, TaskState, TextPart  # noqa: E402
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext  # noqa: E402

@@ -255,7 +255,7 @@ class Server:
 
         import uvicorn
 
-        from a2a_core.core.executor import as_executor
+        from a2a_core.core.turn.executor import as_executor
         from a2a_core.dev.console import bind
         from a2a_core.dev.stack import build_dev_stack
         from a2a_core.settings import Settings

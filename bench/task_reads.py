@@ -48,12 +48,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 import smoke  # noqa: E402
 from a2a_core.core.broker import RunOperation  # noqa: E402
 from a2a_core.core.caller import Caller  # noqa: E402
-from a2a_core.core.changes import Change, Decide, status  # noqa: E402
-from a2a_core.core.executor import TaskContext, as_executor  # noqa: E402
-from a2a_core.core.ledger import TaskLedger  # noqa: E402
-from a2a_core.core.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
 from a2a_core.core.requests import TaskQuery, TaskRef  # noqa: E402
 from a2a_core.core.streams import TaskStreams  # noqa: E402
+from a2a_core.core.tasklog.changes import Change, Decide, status  # noqa: E402
+from a2a_core.core.tasklog.ledger import TaskLedger  # noqa: E402
+from a2a_core.core.tasklog.records import ArtifactUpdated, MessageAdded, RunLease  # noqa: E402
+from a2a_core.core.turn.executor import TaskContext, as_executor  # noqa: E402
 from a2a_core.dev import DevStack  # noqa: E402
 from a2a_core.dev.stack import build_dev_stack  # noqa: E402
 from a2a_core.domain import (  # noqa: E402

@@ -223,9 +223,9 @@ class Stage(contextlib.AbstractContextManager["Stage"]):
     def _completed_task_with_webhook(self) -> str:
         from a2a_core.compose.aws import build_push_store, build_task_store
         from a2a_core.core.broker import RunOperation
-        from a2a_core.core.executor import as_executor
-        from a2a_core.core.ledger import TaskLedger
-        from a2a_core.core.worker import Worker
+        from a2a_core.core.tasklog.ledger import TaskLedger
+        from a2a_core.core.turn.executor import as_executor
+        from a2a_core.core.turn.worker import Worker
         from a2a_core.domain import PushNotificationConfig
         from a2a_core.examples.echo import agent
         from a2a_core.generations import V1_0

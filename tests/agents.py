@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pydantic import JsonValue
 
-from a2a_core.core.executor import TaskContext
+from a2a_core.core.turn.executor import TaskContext
 
 ARTIFACT = "chunks"
 WAIT_QUESTION = "What next?"

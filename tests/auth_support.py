@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 from pydantic import SecretStr
 
-from a2a_core.app import create_app
-from a2a_core.core.executor import TaskContext
+from a2a_core.compose.app import compose_app
+from a2a_core.core.turn.executor import TaskContext
 from a2a_core.server import AgentServer
 
 KEYS = {"alice": "alice-4f9b2c1e8d7a6b5c", "bob": "bob-0a1b2c3d4e5f6a7b"}
@@ -42,7 +42,7 @@ def send(text: str = "hi", *, blocking: bool = False, **fields: Any) -> dict[str
 
 def client_for(service: AgentServer, **headers: str) -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=create_app(service)), base_url="http://agent.test", headers=headers
+        transport=httpx.ASGITransport(app=compose_app(service)), base_url="http://agent.test", headers=headers
     )
 
 

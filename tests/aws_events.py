@@ -25,11 +25,11 @@ from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import build_server
 from a2a_core.compose.aws import build_aws_adapters, build_task_store
 from a2a_core.core.caller import Caller
-from a2a_core.core.changes import Change, status
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit, RunLease
 from a2a_core.core.requests import SendRequest
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit, RunLease
 from a2a_core.domain import Message, Role, Task, TaskState, TextPart
 from a2a_core.emulator import lambda_shapes
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any
 from a2a_core.aws import clients as aws_clients
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose.aws import build_task_store
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import is_terminal
-from a2a_core.core.records import Commit, StatusChanged
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import is_terminal
+from a2a_core.core.tasklog.records import Commit, StatusChanged
+from a2a_core.core.turn.executor import TaskContext
 from a2a_core.domain import Task, TaskState, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.protocol.v1.codec import task_to_v1

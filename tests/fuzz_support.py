@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.multiturn import agent as multiturn
 from a2a_core.protocol.jsonrpc import MAX_ID_LENGTH
 from a2a_core.push.urls import UrlPolicy
@@ -57,7 +57,7 @@ class Target:
         assert push is not None
         push.policy = UrlPolicy(resolver=public_dns)
         self.push_store = push.store
-        app = buffered_like_lambda(create_app(self.stack.service))
+        app = buffered_like_lambda(compose_app(self.stack.service))
         self.client = httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://agent.test")
 
     def post(self, body: bytes, headers: dict[str, str] | None = None, path: str = "/") -> httpx.Response:

@@ -8,15 +8,15 @@ from datetime import UTC, datetime
 
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
-from a2a_core.core.changes import Change, Decide
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.list_keys import ACTIVE, listed_class, parse_time
-from a2a_core.core.page_tokens import PageTokens
-from a2a_core.core.records import ArtifactUpdated, StatusChanged
+from a2a_core.core.listing.page_tokens import PageTokens
 from a2a_core.core.requests import ListTasksQuery, TaskPage
-from a2a_core.core.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.changes import Change, Decide
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.list_keys import ACTIVE, listed_class, parse_time
+from a2a_core.core.tasklog.records import ArtifactUpdated, StatusChanged
+from a2a_core.core.tasklog.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
 from a2a_core.domain import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from clock import Clock
 

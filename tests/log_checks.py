@@ -11,12 +11,19 @@ from collections.abc import Collection, Sequence
 
 from hypothesis import strategies as st
 
-from a2a_core.core.changes import Change, Decide
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, RunLease, StatusChanged
-from a2a_core.core.snapshots import RECENT_MESSAGES
-from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
-from a2a_core.core.task_reads import TaskView
+from a2a_core.core.tasklog.changes import Change, Decide
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import (
+    ArtifactUpdated,
+    Commit,
+    LogEvent,
+    MessageAdded,
+    RunLease,
+    StatusChanged,
+)
+from a2a_core.core.tasklog.snapshots import RECENT_MESSAGES
+from a2a_core.core.tasklog.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.task_reads import TaskView
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
 

@@ -8,19 +8,19 @@ import uuid
 from typing import Any
 
 from a2a_core.compose.push import push_payloads
-from a2a_core.core.changes import Change, status
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import InMemoryPushConfigStore
-from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
-from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.metrics import CountingMetrics
 from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner, jwks
 from a2a_core.push.urls import UrlPolicy
 from a2a_core.push.verify import verify_notification
+from a2a_core.push.webhooks import RetryPolicy, WebhookSender
 from support import user_message
 
 ISSUER = "https://agent.example.com/"

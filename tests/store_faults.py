@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.records import Commit
-from a2a_core.core.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import IndexQuery, InMemoryTaskStore, LogEntry, OwnedTasks, TaskStore
 
 T = TypeVar("T")
 Failure = Literal["lost", "landed"]

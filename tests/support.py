@@ -11,10 +11,10 @@ import pytest
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
-from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.requests import SendRequest
-from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import Message, PushNotificationConfig, Role, TextPart
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings

@@ -16,17 +16,17 @@ from a2a_core._lazy import TYPE_CHECKING, lazy_attributes
 if TYPE_CHECKING:
     from typing import Any
 
-    from a2a_core.core.content import Content as Content
-    from a2a_core.core.context import TaskContext as TaskContext
-    from a2a_core.core.context_store import ContextConflictError as ContextConflictError
     from a2a_core.core.errors import A2AError as A2AError
     from a2a_core.core.errors import TaskCanceledError as TaskCanceledError
-    from a2a_core.core.executor import Agent as Agent
-    from a2a_core.core.executor import AgentExecutor as AgentExecutor
-    from a2a_core.core.executor import AgentFunction as AgentFunction
-    from a2a_core.core.hooks import FrameworkAgent as FrameworkAgent
-    from a2a_core.core.hooks import FrameworkExecutor as FrameworkExecutor
-    from a2a_core.core.hooks import artifact as artifact
+    from a2a_core.core.turn.content import Content as Content
+    from a2a_core.core.turn.context import TaskContext as TaskContext
+    from a2a_core.core.turn.context_store import ContextConflictError as ContextConflictError
+    from a2a_core.core.turn.executor import Agent as Agent
+    from a2a_core.core.turn.executor import AgentExecutor as AgentExecutor
+    from a2a_core.core.turn.executor import AgentFunction as AgentFunction
+    from a2a_core.core.turn.hooks import FrameworkAgent as FrameworkAgent
+    from a2a_core.core.turn.hooks import FrameworkExecutor as FrameworkExecutor
+    from a2a_core.core.turn.hooks import artifact as artifact
     from a2a_core.domain import AgentSkill as AgentSkill
     from a2a_core.domain import Artifact as Artifact
     from a2a_core.domain import DataPart as DataPart

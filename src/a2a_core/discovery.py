@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.adapters.resolve import is_agent, resolve_agent
-from a2a_core.core.executor import Agent
+from a2a_core.core.turn.executor import Agent
 from a2a_core.settings import SettingsError
 
 if TYPE_CHECKING:

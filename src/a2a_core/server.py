@@ -1,7 +1,7 @@
 """`AgentServer`: one agent's server, assembled (`a2a_core.compose.build_server` builds it), and
 `build_worker`, the worker that runs the agent against it.
 
-What the HTTP app (`a2a_core.app.create_app`) serves and what a worker runs against: the ledger
+What the HTTP app (`a2a_core.web.app.create_app`) serves and what a worker runs against: the ledger
 over the task store, the engine, every protocol generation's surface (`protocols`: the JSON-RPC
 dispatcher, the 1.0 HTTP+JSON binding, the 1.0 card), the cards, and push notifications.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.session_store import SessionStore
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.turn.context_store import ContextStore
+from a2a_core.core.turn.session_store import SessionStore
+from a2a_core.core.turn.worker import Worker
 from a2a_core.protocol.bindings import Protocols
 from a2a_core.protocol.card import CardBuilder
 from a2a_core.protocol.jsonrpc import Dispatcher
@@ -35,7 +35,7 @@ class AgentServer:
     cards: CardBuilder
     # Where agents keep per-context state (`TaskContext.load_context`); None: agents cannot.
     context_store: ContextStore | None = None
-    # Where frameworks keep their conversations (`a2a_core.core.session_scope`); None: nowhere.
+    # Where frameworks keep their conversations (`a2a_core.core.turn.session_scope`); None: nowhere.
     session_store: SessionStore | None = None
     # Push notifications (None: off) and the keys `/.well-known/jwks.json` publishes.
     push: PushConfigService | None = None
@@ -67,7 +67,7 @@ def build_worker(
     session_store: SessionStore | None = None,
 ) -> Worker:
     """The one way a worker is built (the worker function's, dev's, a test's). A turn is claimed
-    at most `a2a_core.core.worker.MAX_ATTEMPTS` times, which is also how often the run queue
+    at most `a2a_core.core.turn.worker.MAX_ATTEMPTS` times, which is also how often the run queue
     delivers an operation before its dead-letter queue takes it (`a2a_core.aws.resources`)."""
     from a2a_core.adapters.resolve import resolve_agent  # not on the API function's import path
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 
 from a2a_core.auth.key_store import ApiKeyStore, InMemoryApiKeyStore
 from a2a_core.auth.rate_limit import InMemoryRateBuckets, RateBuckets
 from a2a_core.aws.blobs import S3Blobs
+from a2a_core.aws.clients import build_clients
 from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
 from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
@@ -16,13 +18,16 @@ from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.context_store import ContextStore, InMemoryContextStore
-from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.core.session_store import InMemorySessionStore, SessionStore
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
+from a2a_core.core.turn.context_store import ContextStore, InMemoryContextStore
+from a2a_core.core.turn.session_store import InMemorySessionStore, SessionStore
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
 
 RETENTION = 7 * 24 * 3600
 
@@ -32,14 +37,22 @@ def _aws(request: pytest.FixtureRequest) -> tuple[EmulatedAws, ResourceNames]:
     return request.getfixturevalue("local_aws"), request.getfixturevalue("aws_resources")
 
 
-@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3", "local"])
+def _dynamodb(request: pytest.FixtureRequest, aws: EmulatedAws) -> DynamoDBClient:
+    """The emulator's botocore client, or for a ``-lean`` param the lean client (what the
+    functions use), so every DynamoDB adapter passes its contract on both."""
+    if str(request.param).endswith("-lean"):
+        return build_clients(aws.region, aws.endpoint_url, credentials=aws.credentials).dynamodb
+    return aws.clients.dynamodb
+
+
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean", "dynamodb+s3", "local"])
 def store(request: pytest.FixtureRequest) -> TaskStore:
     if request.param == "memory":
         return InMemoryTaskStore()
     aws, names = _aws(request)
     if request.param == "local":
         # dev's store on the emulator: it answers reads of the tasks it wrote from memory.
-        return NotifyingTaskStore(
+        return WakingTaskStore(
             DynamoDBTaskStore(
                 aws.clients.dynamodb,
                 names.table,
@@ -48,7 +61,7 @@ def store(request: pytest.FixtureRequest) -> TaskStore:
             )
         )
     return DynamoDBTaskStore(
-        aws.clients.dynamodb,
+        _dynamodb(request, aws),
         names.table,
         blobs=S3Blobs(lambda: aws.clients.s3, names.bucket),
         retention_seconds=RETENTION,
@@ -57,15 +70,15 @@ def store(request: pytest.FixtureRequest) -> TaskStore:
     )
 
 
-@pytest.fixture(params=["memory", "dynamodb"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean"])
 def push_store(request: pytest.FixtureRequest) -> PushConfigStore:
     if request.param == "memory":
         return InMemoryPushConfigStore()
     aws, names = _aws(request)
-    return DynamoDBPushConfigStore(aws.clients.dynamodb, names.table, retention_seconds=RETENTION)
+    return DynamoDBPushConfigStore(_dynamodb(request, aws), names.table, retention_seconds=RETENTION)
 
 
-@pytest.fixture(params=["memory", "dynamodb", "dynamodb+chunks"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean", "dynamodb+chunks"])
 def context_store(request: pytest.FixtureRequest) -> ContextStore:
     # "dynamodb+chunks" splits every value into 64-byte chunks, so the whole contract also holds
     # for chunked values (tests of large values use `big_context_store`, with real chunk sizes).
@@ -82,18 +95,18 @@ def _context_store(request: pytest.FixtureRequest, *, chunk_bytes: int) -> Conte
         return InMemoryContextStore()
     aws, names = _aws(request)
     return DynamoDBContextStore(
-        aws.clients.dynamodb, names.table, retention_seconds=RETENTION, chunk_bytes=chunk_bytes
+        _dynamodb(request, aws), names.table, retention_seconds=RETENTION, chunk_bytes=chunk_bytes
     )
 
 
-@pytest.fixture(params=["memory", "dynamodb", "dynamodb+s3"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean", "dynamodb+s3"])
 def session_store(request: pytest.FixtureRequest) -> SessionStore:
     # "dynamodb+s3" moves every value to S3, so the whole contract also holds for offloaded values.
     if request.param == "memory":
         return InMemorySessionStore()
     aws, names = _aws(request)
     return DynamoDBSessionStore(
-        aws.clients.dynamodb,
+        _dynamodb(request, aws),
         names.table,
         retention_seconds=RETENTION,
         blobs=S3Blobs(lambda: aws.clients.s3, names.bucket),
@@ -101,12 +114,12 @@ def session_store(request: pytest.FixtureRequest) -> SessionStore:
     )
 
 
-@pytest.fixture(params=["memory", "dynamodb"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean"])
 def api_key_store(request: pytest.FixtureRequest) -> ApiKeyStore:
     if request.param == "memory":
         return InMemoryApiKeyStore()
     aws, names = _aws(request)
-    return DynamoDBApiKeyStore(aws.clients.dynamodb, names.table)
+    return DynamoDBApiKeyStore(_dynamodb(request, aws), names.table)
 
 
 @pytest.fixture
@@ -114,11 +127,12 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["memory", "dynamodb"])
+@pytest.fixture(params=["memory", "dynamodb", "dynamodb-lean"])
 def make_buckets(request: pytest.FixtureRequest, clock: Clock) -> Callable[[], RateBuckets]:
     """Builds one instance's view of the shared buckets (call it twice for two instances)."""
     if request.param == "memory":
         shared = InMemoryRateBuckets(clock)
         return lambda: shared
     aws, names = _aws(request)
-    return lambda: DynamoDBRateBuckets(aws.clients.dynamodb, names.table, clock=clock)
+    dynamodb = _dynamodb(request, aws)
+    return lambda: DynamoDBRateBuckets(dynamodb, names.table, clock=clock)

@@ -10,7 +10,7 @@ from pydantic import JsonValue
 from a2a_core.aws.calls import Item, query_all
 from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore, context_key
 from a2a_core.aws.resources import TABLE, ResourceNames
-from a2a_core.core.context_store import (
+from a2a_core.core.turn.context_store import (
     NO_CONTEXT,
     RECENT_WRITES,
     ContextConflictError,

@@ -8,8 +8,8 @@ import threading
 import pytest
 from pydantic import JsonValue
 
-from a2a_core.core.context_store import RECENT_WRITES
-from a2a_core.core.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
+from a2a_core.core.turn.context_store import RECENT_WRITES
+from a2a_core.core.turn.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
 
 pytestmark = pytest.mark.anyio
 

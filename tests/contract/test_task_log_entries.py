@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.domain import TaskState
 from contract.test_task_store import commit
 

@@ -6,8 +6,8 @@ import time
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
+from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 
 pytestmark = pytest.mark.anyio

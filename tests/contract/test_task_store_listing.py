@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from a2a_core.core.list_keys import ACTIVE, next_listing
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
-from a2a_core.core.store import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.list_keys import ACTIVE, next_listing
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit, MessageAdded, StatusChanged
+from a2a_core.core.tasklog.store import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks, TaskStore
 from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 
 pytestmark = pytest.mark.anyio

@@ -58,8 +58,11 @@ def test_the_layout_names_every_package_module_and_test_directory() -> None:
     named = set(re.findall(r"[\w.]+", layout))
     packages = [p.name for p in SRC.iterdir() if (p / "__init__.py").exists()]
     modules = [p.stem for p in SRC.glob("*.py") if p.stem != "__init__"]
-    core = [p.stem for p in (SRC / "core").glob("*.py") if p.stem != "__init__"]
+    # core/'s modules, its wings' and the HTTP edge's: each named where the layout describes it.
+    wings = [SRC / "core", *(p.parent for p in (SRC / "core").glob("*/__init__.py")), SRC / "web"]
+    core = [p.stem for wing in wings for p in wing.glob("*.py") if p.stem != "__init__"]
     functions = [p.name for p in (SRC / "functions").iterdir() if (p / "handler.py").exists()]
     tests = [p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))]
-    missing = {name for name in [*packages, *modules, *core, *functions, *tests] if name not in named}
+    names = [*packages, *modules, *core, *(wing.name for wing in wings), *functions, *tests]
+    missing = {name for name in names if name not in named}
     assert missing == set()

@@ -24,11 +24,11 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.client.cards import verify_signatures
 from a2a_core.compose import build_server
+from a2a_core.compose.app import compose_app
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import AgentSkill
 from a2a_core.push.signing import LocalSigner
 from a2a_core.settings import Settings
@@ -55,7 +55,7 @@ def served() -> tuple[Document, Document]:
     server = build_server(
         settings, store=InMemoryTaskStore(), broker=InMemoryBroker(), push_signers=[LocalSigner()]
     )
-    transport = httpx.ASGITransport(app=create_app(server))
+    transport = httpx.ASGITransport(app=compose_app(server))
 
     async def fetch() -> tuple[Document, Document]:
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example") as client:

@@ -21,8 +21,8 @@ from google.adk.sessions.session import Session
 from google.genai import types
 
 from a2a_core.adapters.adk import AdkSessionService
-from a2a_core.core.session_scope import SessionScope, entered
-from a2a_core.core.session_store import SessionStore
+from a2a_core.core.turn.session_scope import SessionScope, entered
+from a2a_core.core.turn.session_store import SessionStore
 
 pytest_plugins = ["frameworks.stores"]  # the stores it runs on
 pytestmark = [pytest.mark.anyio, pytest.mark.filterwarnings(r"ignore:\[EXPERIMENTAL\]:UserWarning")]

@@ -25,12 +25,12 @@ from a2a_core.adapters.resolve import resolve_agent
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.caller import Caller
-from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.requests import SendRequest, TaskQuery
-from a2a_core.core.session_scope import SessionScope
-from a2a_core.core.session_store import InMemorySessionStore
-from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.session_scope import SessionScope
+from a2a_core.core.turn.session_store import InMemorySessionStore
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import Message as A2AMessage
 from a2a_core.domain import Role, TextPart
 from a2a_core.settings import Settings

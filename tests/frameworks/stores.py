@@ -11,7 +11,7 @@ import pytest
 
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.session_store import DynamoDBSessionStore
-from a2a_core.core.session_store import InMemorySessionStore, SessionStore
+from a2a_core.core.turn.session_store import InMemorySessionStore, SessionStore
 from a2a_core.emulator.moto_server import EmulatedAws, create_resources
 from emulator_process import start_emulator_process
 

@@ -21,8 +21,8 @@ from strands.types.streaming import StreamEvent
 from strands.types.tools import ToolContext
 
 from a2a_core.adapters.strands import StrandsSessionRepository, session_manager
-from a2a_core.core.session_scope import SessionScope, entered
-from a2a_core.core.session_store import SessionStore
+from a2a_core.core.turn.session_scope import SessionScope, entered
+from a2a_core.core.turn.session_store import SessionStore
 
 pytest_plugins = ["frameworks.stores"]  # the stores it runs on
 

@@ -27,9 +27,9 @@ from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.auth import BEARER_PATTERN, PUBLIC_PATHS, error_template
 from a2a_core.cdk.options import ApiKeyLimits, AuthMode, ConfigurationError, JwtIssuer
 from a2a_core.cdk.testing import logical_id, properties, routes
-from a2a_core.edge import GRPC_STATUS
 from a2a_core.protocol.card import security_scheme
 from a2a_core.settings import Settings
+from a2a_core.web.edge import GRPC_STATUS
 from infra import app as infra_app
 
 PROTECTED = {("/", "ANY"), ("/{proxy+}", "ANY")}

@@ -15,7 +15,7 @@ from a2a_core.project import load_project
 
 KIT = Path(__file__).resolve().parents[2]
 ADAPTERS = {
-    "adk": ("a2a_core.adapters.adk", "a2a_core.adapters.adk.sessions", "a2a_core.core.session_scope"),
+    "adk": ("a2a_core.adapters.adk", "a2a_core.adapters.adk.sessions", "a2a_core.core.turn.session_scope"),
     "strands": ("a2a_core.adapters.strands.repository", "a2a_core.adapters.strands.executor"),
     "agent-framework": ("a2a_core.adapters.agent_framework",),
 }

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.echo import agent as echo
 from support import Stack
 
@@ -18,7 +18,7 @@ def stack() -> Stack:
 
 @pytest.fixture
 async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         yield client
 

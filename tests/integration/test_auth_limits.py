@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from a2a_core.core.snapshots import messages_of
+from a2a_core.core.tasklog.snapshots import messages_of
 from a2a_core.examples.echo import agent as echo
 from a2a_core.protocol.jsonrpc import MAX_JSON_DEPTH
 from a2a_core.push.urls import UrlPolicy

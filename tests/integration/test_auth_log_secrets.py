@@ -23,10 +23,10 @@ from a2a_core.emulator import lambda_shapes
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
-from a2a_core.push.delivery import RetryPolicy, WebhookSender
 from a2a_core.push.notifier import CommitRef, PushNotifier
 from a2a_core.push.signing import LocalSigner
 from a2a_core.push.urls import UrlPolicy
+from a2a_core.push.webhooks import RetryPolicy, WebhookSender
 from auth_support import API_KEYS, KEYS, client_for, message, rpc, send
 from aws_events import EVENTS, ROOT
 from push_receiver import closed_port, receiving

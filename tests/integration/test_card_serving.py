@@ -15,10 +15,10 @@ import pytest
 from a2a.client.card_resolver import parse_agent_card
 from a2a.utils.proto_utils import warn_on_missing_required_fields
 
-from a2a_core.app import create_app
 from a2a_core.compose import build_server
+from a2a_core.compose.app import compose_app
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import AgentSkill
 from a2a_core.push.signing import LocalSigner
 from a2a_core.settings import Settings
@@ -39,7 +39,7 @@ def app(signer: LocalSigner | None = None, **settings: Any) -> httpx.AsyncClient
         broker=InMemoryBroker(),
         push_signers=[signer] if signer else None,
     )
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app(server)), base_url=BASE)
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=compose_app(server)), base_url=BASE)
 
 
 @pytest.mark.parametrize("path", PUBLIC_CARDS)

@@ -9,19 +9,19 @@ from typing import Any
 import pytest
 
 import a2a_core.dev.stack
-from a2a_core.app import create_app
 from a2a_core.auth import build_authenticator
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import QUEUE
 from a2a_core.aws.sqs_broker import SqsBroker
 from a2a_core.compose import build_server, compose_server, compose_worker, page_token_secret
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.context_store import InMemoryContextStore
-from a2a_core.core.executor import as_executor
-from a2a_core.core.notifying_store import NotifyingTaskStore
 from a2a_core.core.push_store import InMemoryPushConfigStore
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.executor import as_executor
 from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.dead_letters import InMemoryPushDeadLetters
@@ -49,7 +49,7 @@ def test_the_memory_backend_keeps_every_port_in_this_process() -> None:
 
 def test_the_local_backend_is_the_aws_adapters_announcing_writes_in_this_process() -> None:
     store = build_adapters(Settings(backend="local", **AWS)).store
-    assert isinstance(store, NotifyingTaskStore)
+    assert isinstance(store, WakingTaskStore)
     assert isinstance(store.inner, DynamoDBTaskStore)
 
 
@@ -99,10 +99,10 @@ def test_dev_builds_one_app(monkeypatch: pytest.MonkeyPatch, backend: str) -> No
     built: list[object] = []
 
     def counting(*args: Any, **kwargs: Any) -> Any:
-        built.append(app := create_app(*args, **kwargs))
+        built.append(app := compose_app(*args, **kwargs))
         return app
 
-    monkeypatch.setattr(a2a_core.dev.stack, "create_app", counting)
+    monkeypatch.setattr(a2a_core.dev.stack, "compose_app", counting)
     stack = build_dev_stack(Settings(backend=backend, **(AWS if backend == "aws" else {})), as_executor(echo))
     assert built == [stack.app]
 

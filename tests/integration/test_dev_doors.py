@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.dev.guard import DevDoors, is_json, parse_origin
 from a2a_core.examples.echo import agent as echo
 from a2a_core.settings import SettingsError
@@ -42,7 +42,7 @@ def stack() -> Stack:
 
 
 def guarded(stack: Stack, doors: DevDoors) -> httpx.AsyncClient:
-    app = create_app(stack.service)
+    app = compose_app(stack.service)
     doors.install(app)
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1:8000")
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.core.executor import as_executor
+from a2a_core.core.turn.executor import as_executor
 from a2a_core.dev import DevStack
 from a2a_core.dev.auth import dev_auth
 from a2a_core.dev.console import banner

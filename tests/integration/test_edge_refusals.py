@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.auth.testing import LocalIssuer
+from a2a_core.compose.app import compose_app
 from a2a_core.dev.guard import DevDoors
 from a2a_core.examples.echo import agent as echo
 from auth_support import API_KEYS, KEYS
@@ -95,7 +95,7 @@ def untouched(stack: Stack) -> bool:
 
 
 async def post(stack: Stack, shape: Shape, **headers: str) -> httpx.Response:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         sent = {"content-type": "application/json", **shape.headers, **headers}
         return await client.post(shape.path, content=json.dumps(shape.body), headers=sent)
@@ -170,7 +170,7 @@ async def test_a_version_not_served_is_refused_in_the_newest_shape(mode: Mode) -
 
 async def through_the_doors(shape: Shape, **headers: str) -> tuple[httpx.Response, Stack]:
     stack = Stack(echo)
-    app = create_app(stack.service)
+    app = compose_app(stack.service)
     DevDoors.build(["127.0.0.1"]).install(app)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
@@ -202,7 +202,7 @@ async def test_a_foreign_origin_is_403_in_the_requests_shape(shape: Shape) -> No
 @pytest.mark.parametrize("shape", SHAPES[:3], ids=IDS[:3])
 async def test_another_method_on_the_json_rpc_path_is_405_in_the_requests_shape(shape: Shape) -> None:
     stack = Stack(echo)
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         response = await client.put(shape.path, content=json.dumps(shape.body), headers=shape.headers)
     assert "use GET, POST" in refused(response, shape, 405, "UNIMPLEMENTED")
@@ -212,7 +212,7 @@ async def test_another_method_on_the_json_rpc_path_is_405_in_the_requests_shape(
 @pytest.mark.parametrize("method", ["OPTIONS", "HEAD", "TRACE"])
 async def test_a_method_no_route_takes_on_an_http_json_path_is_a_405_status(method: str) -> None:
     stack = Stack(echo)
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         response = await client.request(method, "/tasks", headers={"A2A-Version": "1.0"})
     assert response.status_code == 405
@@ -227,7 +227,7 @@ async def test_the_asterisk_request_target_is_a_404_status(method: str) -> None:
     # `OPTIONS * HTTP/1.1` (RFC 9110 9.3.7) asks about the server, not a resource: no route
     # matches it, and the refusal is written as on every other path that is not the app's own.
     stack = Stack(echo)
-    app = create_app(stack.service)
+    app = compose_app(stack.service)
     sent: list[dict[str, Any]] = []
     scope = {
         "type": "http",

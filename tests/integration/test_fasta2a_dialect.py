@@ -17,7 +17,7 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.echo import agent as echo
 from a2a_core.push.urls import UrlPolicy
 from support import Stack
@@ -50,7 +50,7 @@ async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
 
 
 def _client(stack: Stack) -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     return httpx.AsyncClient(transport=transport, base_url="http://agent.test")
 
 

@@ -7,10 +7,10 @@ import httpx
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.domain import AgentSkill
-from a2a_core.edge import public_url
 from a2a_core.examples.echo import agent as echo
+from a2a_core.web.edge import public_url
 from support import Stack
 
 pytestmark = pytest.mark.anyio
@@ -87,7 +87,7 @@ async def test_card_is_built_from_configuration() -> None:
         skills=[skill],
         provider={"organization": "Example Corp", "url": "https://example.com"},
     )
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://internal") as client:
         card = (await client.get("/.well-known/agent-card.json")).json()
     assert card["name"] == "Summarizer"
@@ -134,7 +134,7 @@ async def test_unknown_paths_and_methods_answer_json_not_html(client: httpx.Asyn
 
 async def test_card_says_streaming_false_when_it_is_turned_off() -> None:
     stack = Stack(echo, streaming_enabled=False)
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://internal") as client:
         card = (await client.get("/.well-known/agent-card.json")).json()
     assert card["capabilities"]["streaming"] is False

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.multiturn import agent as multiturn
 from a2a_core.push.urls import UrlPolicy
 from auth_support import sse_data
@@ -46,7 +46,7 @@ def stack() -> Stack:
 
 @pytest.fixture
 async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         yield client
 
@@ -308,7 +308,7 @@ async def test_file_uris_with_allowed_schemes_are_accepted(client: httpx.AsyncCl
 
 async def test_the_allowed_file_uri_schemes_are_a_setting_the_card_shows() -> None:
     stack = hardened_stack(file_uri_schemes=["https"])
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         error = await refused(client, stack, rpc("message/send", file_part(uri="http://files.example.com/a")))
         card = (await client.get("/.well-known/agent-card.json")).json()

@@ -13,7 +13,7 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo_agent
 from a2a_core.server import AgentServer
@@ -116,7 +116,7 @@ async def test_a_completed_task_is_not_cancelable(client: httpx.AsyncClient, sta
 
 
 async def test_an_invalid_agent_response_is_reported_to_a_blocking_caller() -> None:
-    from a2a_core.core.executor import TaskContext
+    from a2a_core.core.turn.executor import TaskContext
 
     async def bad(ctx: TaskContext) -> Any:
         return 42
@@ -141,13 +141,13 @@ def _client(stack: Stack) -> httpx.AsyncClient:
 
 
 def _client_for(service: AgentServer) -> httpx.AsyncClient:
-    transport = httpx.ASGITransport(app=create_app(service))
+    transport = httpx.ASGITransport(app=compose_app(service))
     return httpx.AsyncClient(transport=transport, base_url="http://agent.test")
 
 
 async def test_an_internal_failure_is_32603_without_details(stack: Stack) -> None:
     from a2a_core.compose import build_server
-    from a2a_core.core.store import InMemoryTaskStore
+    from a2a_core.core.tasklog.store import InMemoryTaskStore
 
     class BrokenStore(InMemoryTaskStore):
         async def owned(self, task_id: str, owner: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from a2a_core.compose import compose_worker
-from a2a_core.core.executor import AgentFunction
+from a2a_core.core.turn.executor import AgentFunction
 from a2a_core.examples.echo import agent as echo
 from agents import chunk_text, slow
 from auth_support import sse_data

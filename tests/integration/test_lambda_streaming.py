@@ -20,8 +20,8 @@ import pytest
 
 from a2a_core.compose import compose_worker
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.worker import Worker
 from agents import ARTIFACT, chunk_text, slow
 from aws_events import EVENTS, api_context, load_function
 

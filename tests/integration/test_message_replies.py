@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from a2a_core import TaskContext
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from schema_0_2_5 import violations
 from support import Stack
 
@@ -34,7 +34,7 @@ async def answers(ctx: TaskContext) -> None:
 @pytest.fixture
 async def client() -> AsyncIterator[httpx.AsyncClient]:
     stack = Stack(answers)
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with (
         httpx.AsyncClient(transport=transport, base_url="http://agent.test") as http,
         anyio.create_task_group() as workers,

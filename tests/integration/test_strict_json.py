@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.echo import agent as echo
 from support import Stack
 from v1_support import V1, expect_rest_error, expect_rpc_error
@@ -34,7 +34,7 @@ def stack() -> Stack:
 
 @pytest.fixture
 async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         yield client
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.dev.stack import run_worker_loop
 from a2a_core.examples.echo import agent as echo
 from support import Stack
@@ -28,7 +28,7 @@ async def _client(**settings: object) -> AsyncIterator[httpx.AsyncClient]:
     """A client of the app, with a worker running the agent (a blocking send waits for it)."""
     stack = Stack(echo, **settings)
     worker = asyncio.create_task(run_worker_loop(stack.broker, stack.worker))
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     try:
         async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
             yield client

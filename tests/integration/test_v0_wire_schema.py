@@ -17,9 +17,9 @@ import anyio
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.client import A2AClient
 from a2a_core.client.errors import error_from_wire
+from a2a_core.compose.app import compose_app
 from a2a_core.core.errors import PROTOCOL_ERRORS, TaskNotFoundError
 from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.examples.echo import agent as echo
@@ -60,7 +60,7 @@ class Recorder(httpx.AsyncBaseTransport):
     """The app in process, every JSON-RPC exchange kept as it went over the wire."""
 
     def __init__(self, stack: Stack) -> None:
-        self.app = httpx.ASGITransport(app=create_app(stack.service))
+        self.app = httpx.ASGITransport(app=compose_app(stack.service))
         self.exchanges: list[Exchange] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:

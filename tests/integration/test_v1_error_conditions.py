@@ -29,8 +29,8 @@ from a2a_core.core.errors import (
     ExtensionSupportRequiredError,
     StoreUnavailableError,
 )
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.executor import TaskContext
 from a2a_core.domain import AgentSkill, TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.protocol.v1.errors import jsonrpc_error_body, rest_error

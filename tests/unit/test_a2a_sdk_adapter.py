@@ -22,7 +22,7 @@ from a2a_core.compose.agent import load_agent
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidAgentResponseError
 from a2a_core.core.requests import SendRequest
-from a2a_core.core.worker import INVALID_RESPONSE, Worker
+from a2a_core.core.turn.worker import INVALID_RESPONSE, Worker
 from a2a_core.domain import Message, Role, TaskArtifactUpdateEvent, TaskState, TextPart
 from a2a_core.settings import SettingsError
 from a2a_core.testing import run_agent

@@ -7,10 +7,10 @@ from pydantic import JsonValue
 
 from a2a_core.compose import build_server
 from a2a_core.core.caller import Caller
-from a2a_core.core.context_store import NO_CONTEXT, ContextConflictError
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.store import InMemoryTaskStore
-from a2a_core.core.worker import AGENT_FAILED
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.context_store import NO_CONTEXT, ContextConflictError
+from a2a_core.core.turn.executor import TaskContext
+from a2a_core.core.turn.worker import AGENT_FAILED
 from a2a_core.domain import Task, TaskState, TextPart
 from a2a_core.settings import Settings
 from support import CALLER, Stack, send_params, user_message

@@ -14,10 +14,10 @@ import pytest
 
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker
-from a2a_core.core.context_store import InMemoryContextStore
-from a2a_core.core.executor import FunctionAgent, TaskContext
-from a2a_core.core.records import Commit
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.executor import FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.settings import Settings
 from store_faults import FlakyStore

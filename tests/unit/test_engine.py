@@ -9,8 +9,8 @@ from a2a_core.core.errors import (
     TaskNotCancelableError,
     TaskNotFoundError,
 )
-from a2a_core.core.executor import TaskContext
 from a2a_core.core.requests import TaskQuery, TaskRef
+from a2a_core.core.turn.executor import TaskContext
 from a2a_core.domain import FilePart, FileWithUri, PushNotificationConfig, Role, TaskState, TextPart
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter

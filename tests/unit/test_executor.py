@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.errors import InvalidTransitionError
-from a2a_core.core.executor import Agent, AgentExecutor, TaskContext, as_agent, as_executor, to_parts
+from a2a_core.core.turn.executor import Agent, AgentExecutor, TaskContext, as_agent, as_executor, to_parts
 from a2a_core.domain import DataPart, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 

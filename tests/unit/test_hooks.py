@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.hooks import FrameworkAgent, artifact
-from a2a_core.core.worker import AGENT_FAILED
+from a2a_core.core.turn.executor import TaskContext
+from a2a_core.core.turn.hooks import FrameworkAgent, artifact
+from a2a_core.core.turn.worker import AGENT_FAILED
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 

@@ -15,8 +15,8 @@ from a2a_core.core.broker import InMemoryBroker
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import TaskNotFoundError
 from a2a_core.core.requests import PushConfigQuery, PushConfigRef, SendRequest, TaskQuery, TaskRef
-from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import Message, Role, TextPart
 from a2a_core.server import AgentServer
 from a2a_core.settings import Settings

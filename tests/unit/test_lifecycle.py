@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.errors import InvalidTransitionError
-from a2a_core.core.lifecycle import TERMINAL_STATES, can_transition, check_transition
+from a2a_core.core.tasklog.lifecycle import TERMINAL_STATES, can_transition, check_transition
 from a2a_core.domain import TaskState as S
 
 # The protocol's state diagram (seeds 000-002), edge by edge.

@@ -12,14 +12,14 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from a2a_core.core.changes import Change, status
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.core.page_tokens import Cursor, PageTokens
-from a2a_core.core.records import MessageAdded, StatusChanged
+from a2a_core.core.listing.page_tokens import Cursor, PageTokens
 from a2a_core.core.requests import ListTasksQuery
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.records import MessageAdded, StatusChanged
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 from clock import Clock
 from list_support import (

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.notifying_store import NotifyingTaskStore
-from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore, LogEntry
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import InMemoryTaskStore, LogEntry
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
 from a2a_core.domain import TaskState
 from contract.test_task_store import commit
 
@@ -40,9 +40,9 @@ async def test_wait_for_append_returns_at_once_when_the_log_is_already_ahead() -
     assert time.monotonic() - started < 1.0
 
 
-async def test_the_notifying_wrapper_knows_its_own_appends_without_a_read() -> None:
+async def test_the_waking_wrapper_knows_its_own_appends_without_a_read() -> None:
     """A follower that starts waiting just after an append in this process returns at once."""
-    store = NotifyingTaskStore(InMemoryTaskStore())
+    store = WakingTaskStore(InMemoryTaskStore())
     await store.append(commit("t1", 1, TaskState.submitted))
     started = time.monotonic()
     await store.wait_for_append("t1", after_seq=1, timeout=5.0)
@@ -63,7 +63,7 @@ class _CountingReads(InMemoryTaskStore):
         return await super().latest(task_id, limit=limit, through=through)
 
 
-async def test_the_notifying_wrapper_reads_the_tasks_it_wrote_from_memory_and_the_others_from_the_store() -> (
+async def test_the_waking_wrapper_reads_the_tasks_it_wrote_from_memory_and_the_others_from_the_store() -> (
     None
 ):
     """dev's store: it alone writes its table, so a task it wrote from its first commit on is read
@@ -71,7 +71,7 @@ async def test_the_notifying_wrapper_reads_the_tasks_it_wrote_from_memory_and_th
     inner = _CountingReads()
     older = commit("older", 1, TaskState.submitted)
     await inner.append(older)  # written before this process
-    store = NotifyingTaskStore(inner)
+    store = WakingTaskStore(inner)
     first = commit("t1", 1, TaskState.submitted)
     second = commit("t1", first.next_seq, TaskState.working)
     await store.append(first)
@@ -87,9 +87,9 @@ async def test_the_notifying_wrapper_reads_the_tasks_it_wrote_from_memory_and_th
     assert inner.reads == 1
 
 
-async def test_the_notifying_wrapper_keeps_a_bounded_number_of_logs() -> None:
+async def test_the_waking_wrapper_keeps_a_bounded_number_of_logs() -> None:
     inner = _CountingReads()
-    store = NotifyingTaskStore(inner, kept_tasks=2)
+    store = WakingTaskStore(inner, kept_tasks=2)
     for task_id in ("t1", "t2", "t3"):
         await store.append(commit(task_id, 1, TaskState.submitted))
     await store.head("t3")

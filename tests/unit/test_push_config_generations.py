@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.examples.echo import agent as echo
 from a2a_core.generations import V0_3, V1_0
 from a2a_core.push.urls import UrlPolicy
@@ -39,7 +39,7 @@ def stack() -> Stack:
 
 @pytest.fixture
 async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=create_app(stack.service))
+    transport = httpx.ASGITransport(app=compose_app(stack.service))
     async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
         yield client
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
+from a2a_core.compose.app import compose_app
 from a2a_core.domain import TaskState
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
@@ -47,7 +47,7 @@ async def client(stack: Stack) -> AsyncIterator[httpx.AsyncClient]:
 
 def _client(stack: Stack) -> httpx.AsyncClient:
     return httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=create_app(stack.service)), base_url="http://agent.test"
+        transport=httpx.ASGITransport(app=compose_app(stack.service)), base_url="http://agent.test"
     )
 
 

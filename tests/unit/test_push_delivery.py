@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from a2a_core.core.changes import Change, Decide
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated
+from a2a_core.core.tasklog.changes import Change, Decide
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated
 from a2a_core.domain import Artifact, PushNotificationConfig, TaskState, TextPart
 from a2a_core.push.metrics import DELIVERED, FAILED, RETRIED
 from a2a_core.push.notifier import CommitRef

@@ -22,9 +22,9 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 from pydantic_ai.models.test import TestModel
 
 from a2a_core.adapters.pydantic_ai import HISTORY_KEY, PydanticAIAgent, record_turn, to_model_message
-from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.requests import TaskRef
-from a2a_core.core.worker import AGENT_FAILED
+from a2a_core.core.tasklog.records import ArtifactUpdated
+from a2a_core.core.turn.worker import AGENT_FAILED
 from a2a_core.domain import DataPart, FilePart, FileWithBytes, Message, Role, Task, TaskState
 from a2a_core.domain import TextPart as A2ATextPart
 from support import CALLER, Stack, send_params, user_message

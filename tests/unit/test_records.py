@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from a2a_core.core.changes import Change, Decide, status
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.changes import Change, Decide, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.domain import TaskState
 from support import user_message
 

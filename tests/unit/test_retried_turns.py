@@ -10,13 +10,13 @@ import pytest
 
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.caller import Caller
-from a2a_core.core.executor import AgentFunction, FunctionAgent, TaskContext
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated
 from a2a_core.core.requests import TaskRef
-from a2a_core.core.snapshots import Folding, TaskSnapshot
 from a2a_core.core.streams import TaskStreams
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated
+from a2a_core.core.tasklog.snapshots import Folding, TaskSnapshot
+from a2a_core.core.turn.executor import AgentFunction, FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import Task, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent, TextPart
 from log_checks import reference_task
 from support import CALLER, Stack, send_params, user_message

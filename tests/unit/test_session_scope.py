@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from a2a_core.core.caller import Caller
-from a2a_core.core.context import TaskContext
-from a2a_core.core.records import ANONYMOUS_OWNER
-from a2a_core.core.session_scope import SessionScope, current_session_scope, entered, owner_space
-from a2a_core.core.session_store import InMemorySessionStore
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.session_scope import SessionScope, current_session_scope, entered, owner_space
+from a2a_core.core.turn.session_store import InMemorySessionStore
 from a2a_core.testing import run_agent
 
 pytestmark = pytest.mark.anyio

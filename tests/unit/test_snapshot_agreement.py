@@ -12,8 +12,8 @@ import asyncio
 
 from hypothesis import given, settings
 
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from log_checks import Step, interleavings, run_interleaving
 
 

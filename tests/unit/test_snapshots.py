@@ -6,8 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from a2a_core.core.records import SnapshotMark
-from a2a_core.core.snapshots import SMALL_SNAPSHOT, SNAPSHOT_EVERY, is_due, pack_positions, unpack_positions
+from a2a_core.core.tasklog.records import SnapshotMark
+from a2a_core.core.tasklog.snapshots import (
+    SMALL_SNAPSHOT,
+    SNAPSHOT_EVERY,
+    is_due,
+    pack_positions,
+    unpack_positions,
+)
 
 
 @given(st.lists(st.integers(0, 2**40), max_size=300).map(sorted))

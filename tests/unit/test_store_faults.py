@@ -11,10 +11,10 @@ import pytest
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.executor import AgentFunction, FunctionAgent, TaskContext
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit, StatusChanged
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit, StatusChanged
+from a2a_core.core.turn.executor import AgentFunction, FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import Task, TaskState, TextPart
 from store_faults import LOST, FlakyStore
 from support import CALLER, send_params, user_message

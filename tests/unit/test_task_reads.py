@@ -8,18 +8,18 @@ import uuid
 
 import pytest
 
-from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
-from a2a_core.core.snapshots import (
+from a2a_core.core.tasklog.changes import Change, Decide, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
+from a2a_core.core.tasklog.snapshots import (
     RECENT_MESSAGES,
     SMALL_SNAPSHOT,
     SNAPSHOT_EVERY,
     pack_positions,
     unpack_positions,
 )
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
 from a2a_core.domain import Artifact, Message, Role, TaskState, TaskStatus, TextPart
 from log_checks import CountingStore, reference_task
 from support import user_message

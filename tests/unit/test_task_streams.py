@@ -14,15 +14,14 @@ from collections.abc import AsyncIterator
 import pytest
 from pydantic import BaseModel
 
-from a2a_core import sse
 from a2a_core.core.caller import Caller
-from a2a_core.core.changes import Change, status
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.core.requests import TaskRef
 from a2a_core.core.streams import StreamItem, TaskStreams
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated, MessageAdded, StatusChanged
 from a2a_core.domain import (
     Artifact,
     Task,
@@ -34,6 +33,7 @@ from a2a_core.domain import (
 from a2a_core.protocol.jsonrpc import Binding, StreamReply, error_body
 from a2a_core.protocol.v0.methods import encode_model
 from a2a_core.protocol.versions import Version
+from a2a_core.web import sse
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message
 

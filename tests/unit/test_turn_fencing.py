@@ -9,9 +9,9 @@ import pytest
 
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.errors import TaskCanceledError
-from a2a_core.core.executor import FunctionAgent, TaskContext
-from a2a_core.core.records import ArtifactUpdated
-from a2a_core.core.worker import RunInProgressError, Worker
+from a2a_core.core.tasklog.records import ArtifactUpdated
+from a2a_core.core.turn.executor import FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import RunInProgressError, Worker
 from a2a_core.domain import Task, TaskState, TextPart
 from support import CALLER, Stack, send_params, user_message
 

@@ -6,10 +6,10 @@ import time
 import pytest
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.executor import HISTORY_WINDOW, FunctionAgent, TaskContext
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.requests import TaskRef
-from a2a_core.core.worker import RunInProgressError, Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.turn.executor import HISTORY_WINDOW, FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import RunInProgressError, Worker
 from a2a_core.domain import Message, Role, Task, TaskState, TextPart
 from log_checks import CountingStore
 from support import CALLER, Stack, send_params, user_message

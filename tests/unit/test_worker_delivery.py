@@ -8,12 +8,12 @@ import asyncio
 import pytest
 
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.delivery import Delivery, hold
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.executor import FunctionAgent, TaskContext
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.worker import RunInProgressError, Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.turn.delivery import Delivery, hold
+from a2a_core.core.turn.executor import FunctionAgent, TaskContext
+from a2a_core.core.turn.worker import RunInProgressError, Worker
 from store_faults import LOST, FlakyStore
 from support import CALLER, send_params, user_message
 

@@ -5,7 +5,7 @@ Agent Framework's A2A executor (``agent_framework.a2a.A2AExecutor``, which the k
 unchanged) opens a session per task, with the task's contextId as its ``session_id``, and an
 agent's history providers load and save that session's messages (Agent Framework's own extension
 point for message storage: ``HistoryProvider``). This one keeps them in the kit's session store
-(`a2a_core.core.session_store`: DynamoDB when deployed, moto in ``dev``, memory in the tests),
+(`a2a_core.core.turn.session_store`: DynamoDB when deployed, moto in ``dev``, memory in the tests),
 under the task owner's space, so the next task of a context, run by any worker, continues the
 conversation, and a caller reusing another's contextId reads nothing of theirs::
 
@@ -28,8 +28,8 @@ from agent_framework import HistoryProvider, Message
 from pydantic import JsonValue
 
 from a2a_core.adapters.a2a_sdk.turn import current_turn
-from a2a_core.core.context import TaskContext
-from a2a_core.core.session_scope import SessionScope, current_session_scope
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.session_scope import SessionScope, current_session_scope
 
 # The session keys of this framework's conversations, in an owner's space.
 FRAMEWORK = "agent-framework"

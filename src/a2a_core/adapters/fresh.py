@@ -29,8 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-from a2a_core.core.context import TaskContext
-from a2a_core.core.executor import Agent, Content
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.executor import Agent, Content
 from a2a_core.discovery import AgentRef, import_agent
 
 # sys.modules is the process's: one fresh import at a time, whichever thread's turn asks.

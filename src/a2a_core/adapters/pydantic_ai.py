@@ -46,9 +46,9 @@ from pydantic_ai.messages import (
 from pydantic_ai.messages import TextPart as ModelTextPart
 from pydantic_core import to_jsonable_python
 
-from a2a_core.core.content import Content
-from a2a_core.core.context import TaskContext
-from a2a_core.core.hooks import FrameworkAgent, artifact
+from a2a_core.core.turn.content import Content
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.hooks import FrameworkAgent, artifact
 from a2a_core.domain import Artifact, DataPart, FilePart, FileWithBytes, Message, Part, Role, TextPart
 
 # The context value is a JSON object; the agent's history sits under this key, so an agent may

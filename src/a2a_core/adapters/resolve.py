@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import sys
 
-from a2a_core.core.executor import Agent, AgentExecutor, as_agent
+from a2a_core.core.turn.executor import Agent, AgentExecutor, as_agent
 
 ACCEPTED = (
     "an async function taking a TaskContext, an a2a_core.Agent (instance or class), an a2a-sdk "

@@ -2,7 +2,7 @@
 
 A refusal is an `AuthError` carrying its HTTP status, message and headers (a bearer token's per
 RFC 6750: 401 with a challenge whether it is missing or not valid); the app writes it in
-the shape of the request's generation and binding (`a2a_core.edge.refusal`).
+the shape of the request's generation and binding (`a2a_core.web.edge.refusal`).
 """
 
 from __future__ import annotations

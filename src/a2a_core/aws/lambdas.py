@@ -12,7 +12,7 @@ and moves it to the dead-letter queue after ``maxReceiveCount`` receives. Agent 
 record failures, whatever the agent raised (`asyncio.CancelledError` included): the worker
 records them on the task, and the batch's other records run on. With ``queue`` the worker also
 keeps its message invisible while the agent runs, and has it come back just after the turn's
-lease if the function dies (`a2a_core.core.delivery`).
+lease if the function dies (`a2a_core.core.turn.delivery`).
 
 Dead letters: an operation no worker could finish ends its task as failed, so no client waits
 forever. A handled dead letter is deleted; there is nothing to replay (a failed task is final, a
@@ -38,10 +38,10 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.delivery import NO_DELIVERY
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.worker import RunInProgressError, Worker, give_up
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.turn.delivery import NO_DELIVERY
+from a2a_core.core.turn.worker import RunInProgressError, Worker, give_up
 
 if TYPE_CHECKING:
     from a2a_core.aws.sqs_broker import SqsMessages

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.aws.dynamodb.keys import STATE
-from a2a_core.core.worker import MAX_ATTEMPTS
+from a2a_core.core.turn.worker import MAX_ATTEMPTS
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -34,7 +34,7 @@ class TableSpec:
     # Projected into the owner index besides the keys: the context and the expiry filter.
     context_attribute: str = "context_id"
     # Sparse index of each owner's tasks in listing order (ListTasks without a contextId,
-    # `core.list_keys`): one entry per task, carried by the commit that entered the class of
+    # `core.tasklog.list_keys`): one entry per task, carried by the commit that entered the class of
     # its state and moved (the old carrier's keys removed) only when that class changes.
     # Short names: they are on the commit that ends each turn, which should fit one write unit.
     list_index: str = "by-update"

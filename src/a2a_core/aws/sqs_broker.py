@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from a2a_core.aws.calls import error_response
 from a2a_core.core.broker import Broker, RunOperation
-from a2a_core.core.delivery import Delivery
 from a2a_core.core.errors import BrokerUnavailableError
+from a2a_core.core.turn.delivery import Delivery
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient

@@ -29,7 +29,7 @@ from constructs import Construct
 
 from a2a_core.auth import api_key, bearer, iam
 from a2a_core.cdk.options import ApiKeyLimits, AuthMode
-from a2a_core.edge import GRPC_STATUS
+from a2a_core.web.edge import GRPC_STATUS
 
 # Served to anyone, in every mode (A2A: the card is how a client learns how to authenticate).
 PUBLIC_PATHS = (

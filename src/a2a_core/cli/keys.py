@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _store(args: argparse.Namespace) -> ApiKeyStore:
     from a2a_core.aws.clients import build_clients
-    from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
     from a2a_core.cli.errors import require_aws_credentials
+    from a2a_core.compose.aws import build_key_store
 
     # An operator's shell names its region the AWS way; A2A_AWS_REGION still wins, as for the app.
     region = args.region or os.environ.get("A2A_AWS_REGION") or os.environ.get("AWS_REGION")
@@ -74,7 +74,7 @@ def _store(args: argparse.Namespace) -> ApiKeyStore:
         raise SettingsError("name the task table: --table or A2A_TABLE_NAME (the stack's TableName output)")
     require_aws_credentials()
     clients = build_clients(settings.aws_region, settings.aws_endpoint_url)
-    return DynamoDBApiKeyStore(clients.dynamodb, settings.table_name)
+    return build_key_store(settings, clients)  # the store the app behind a function URL reads
 
 
 async def _create(store: ApiKeyStore, args: argparse.Namespace) -> int:

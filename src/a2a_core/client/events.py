@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator, Callable
 from types import TracebackType
 from typing import Self
 
-from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
 from a2a_core.domain import (
     Artifact,
     Message,

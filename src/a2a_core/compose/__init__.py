@@ -20,15 +20,15 @@ from a2a_core.compose.backends import build_adapters
 from a2a_core.compose.push import build_push_config_service, default_signers
 from a2a_core.core.broker import Broker
 from a2a_core.core.config import EngineConfig
-from a2a_core.core.context_store import ContextStore
 from a2a_core.core.engine import TaskEngine
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.page_tokens import PageTokens
+from a2a_core.core.listing.page_tokens import PageTokens
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.core.session_store import SessionStore
-from a2a_core.core.store import TaskStore
 from a2a_core.core.streams import REPLY_WAIT_SECONDS, TaskStreams
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.store import TaskStore
+from a2a_core.core.turn.context_store import ContextStore
+from a2a_core.core.turn.session_store import SessionStore
+from a2a_core.core.turn.worker import Worker
 from a2a_core.protocol.bindings import build_protocols
 from a2a_core.protocol.card import CardBuilder
 from a2a_core.server import AgentServer, build_worker

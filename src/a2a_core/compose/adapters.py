@@ -13,10 +13,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from a2a_core.core.broker import Broker, InMemoryBroker
-from a2a_core.core.context_store import ContextStore, InMemoryContextStore
 from a2a_core.core.push_store import InMemoryPushConfigStore, PushConfigStore
-from a2a_core.core.session_store import InMemorySessionStore, SessionStore
-from a2a_core.core.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.tasklog.store import InMemoryTaskStore, TaskStore
+from a2a_core.core.turn.context_store import ContextStore, InMemoryContextStore
+from a2a_core.core.turn.session_store import InMemorySessionStore, SessionStore
 from a2a_core.settings import Settings
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class Adapters(ABC):
     @property
     @abstractmethod
     def session_store(self) -> SessionStore:
-        """Where frameworks keep their conversations (`a2a_core.core.session_store`)."""
+        """Where frameworks keep their conversations (`a2a_core.core.turn.session_store`)."""
 
     @property
     @abstractmethod
@@ -67,7 +67,7 @@ class Adapters(ABC):
 
     def app_authenticator(self) -> Authenticator | None:
         """The authenticator the app cannot build from the settings alone (API keys kept in this
-        backend's storage); None: `a2a_core.app.create_app` builds it from the settings."""
+        backend's storage); None: `a2a_core.compose.app.compose_app` builds it from the settings."""
         return None
 
     def page_token_key(self) -> bytes:

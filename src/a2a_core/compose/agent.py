@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from a2a_core.core.executor import Agent
+from a2a_core.core.turn.executor import Agent
 from a2a_core.discovery import import_agent
 
 

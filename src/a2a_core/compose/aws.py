@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from a2a_core.auth import Authenticator, build_authenticator
 from a2a_core.compose.adapters import Adapters
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -215,6 +215,8 @@ def required(value: str | None, field: str) -> str:
 
 
 def build_key_store(settings: Settings, clients: AwsClients) -> DynamoDBApiKeyStore:
+    """The API key store in the settings' table: the one the app behind a function URL reads and
+    `a2a-serverless keys` writes."""
     from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
 
     return DynamoDBApiKeyStore(clients.dynamodb, _table(settings))
@@ -222,8 +224,8 @@ def build_key_store(settings: Settings, clients: AwsClients) -> DynamoDBApiKeySt
 
 def build_app_authenticator(settings: Settings, clients: AwsClients) -> Authenticator | None:
     """The authenticator for API keys behind a function URL; None for every other deployment
-    (`a2a_core.app.create_app` builds those itself). The adapters are imported only when used,
-    so the other deployments' cold starts do not pay for them."""
+    (`a2a_core.compose.app.compose_app` builds those from the settings). The adapters are
+    imported only when used, so the other deployments' cold starts do not pay for them."""
     if settings.front_door != "function_url" or settings.auth_mode != "api_key":
         return None
     from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from a2a_core.compose.adapters import Adapters, InMemoryAdapters
 from a2a_core.compose.aws import AwsAdapters, build_task_store
-from a2a_core.core.notifying_store import NotifyingTaskStore
-from a2a_core.core.store import TaskStore
+from a2a_core.core.tasklog.store import TaskStore
+from a2a_core.core.tasklog.waking_store import WakingTaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ class EmulatedAwsAdapters(AwsAdapters):
 
     @functools.cached_property
     def store(self) -> TaskStore:
-        return NotifyingTaskStore(build_task_store(self.settings, self.clients, marks=self.push_marks))
+        return WakingTaskStore(build_task_store(self.settings, self.clients, marks=self.push_marks))
 
     def page_token_key(self) -> bytes:
         return Adapters.page_token_key(self)  # the emulator lives as long as this process

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
+from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
     from a2a_core.compose.adapters import Adapters
-    from a2a_core.push.delivery import WebhookSender
     from a2a_core.push.metrics import DeliveryMetrics
     from a2a_core.push.notifier import PushNotifier
     from a2a_core.push.payloads import PushPayload, PushPayloads
     from a2a_core.push.service import PushConfigService
     from a2a_core.push.signing import Signer
     from a2a_core.push.urls import Resolver, UrlPolicy
+    from a2a_core.push.webhooks import WebhookSender
 
 from a2a_core.compose.aws import build_push_signers
 
@@ -63,8 +63,8 @@ def build_sender(
     metrics: DeliveryMetrics | None = None,
     resolver: Resolver | None = None,
 ) -> WebhookSender:
-    from a2a_core.push.delivery import RetryPolicy, WebhookSender
     from a2a_core.push.metrics import CountingMetrics
+    from a2a_core.push.webhooks import RetryPolicy, WebhookSender
 
     return WebhookSender(
         policy=url_policy(settings, resolver),

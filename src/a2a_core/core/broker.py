@@ -8,7 +8,7 @@ from collections import deque
 
 from pydantic import BaseModel, ConfigDict
 
-from a2a_core.core.notify import Notifier
+from a2a_core.core.wakeups import Wakeups
 
 
 class RunOperation(BaseModel):
@@ -45,7 +45,7 @@ class InMemoryBroker(Broker):
         self._lock = threading.Lock()
         self._queue: deque[RunOperation] = deque()
         self._queued: set[str] = set()  # dedup ids in the queue: the duplicate check is O(1)
-        self._notifier = Notifier()
+        self._wakeups = Wakeups()
 
     async def enqueue(self, operation: RunOperation) -> None:
         with self._lock:
@@ -53,13 +53,13 @@ class InMemoryBroker(Broker):
                 return
             self._queued.add(operation.dedup_id)
             self._queue.append(operation)
-        self._notifier.notify("queue")
+        self._wakeups.wake("queue")
 
     async def receive(self, timeout: float = 1.0) -> RunOperation | None:
         """The next queued operation, or None if none arrives within ``timeout`` seconds."""
         operation = self._pop()
         if operation is None:
-            await self._notifier.wait("queue", timeout, ready=lambda: bool(self._queue))
+            await self._wakeups.wait("queue", timeout, ready=lambda: bool(self._queue))
             operation = self._pop()
         return operation
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from a2a_core.core.records import ANONYMOUS_OWNER
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
 
 
 @dataclass(frozen=True)

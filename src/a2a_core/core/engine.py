@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 from a2a_core.core.admission import check_message
 from a2a_core.core.broker import Broker, RunOperation
 from a2a_core.core.caller import Caller
-from a2a_core.core.changes import CREATED_SEQ, Change, status
 from a2a_core.core.config import EngineConfig
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
@@ -24,12 +23,13 @@ from a2a_core.core.errors import (
     TaskNotCancelableError,
     TaskTerminalError,
 )
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
-from a2a_core.core.page_tokens import PageTokens
-from a2a_core.core.records import Commit, MessageAdded, RunLease, TurnRequest, reply_of, trim_history
+from a2a_core.core.listing.list_tasks import TaskLister
+from a2a_core.core.listing.page_tokens import PageTokens
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQuery, TaskRef
-from a2a_core.core.task_listing import TaskLister
+from a2a_core.core.tasklog.changes import CREATED_SEQ, Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
+from a2a_core.core.tasklog.records import Commit, MessageAdded, RunLease, TurnRequest, reply_of, trim_history
 from a2a_core.domain import Message, Task, TaskState
 
 if TYPE_CHECKING:
@@ -111,7 +111,7 @@ class TaskEngine:
         )
 
     async def list_tasks(self, query: ListTasksQuery, caller: Caller) -> TaskPage:
-        """The caller's own tasks, most recently updated first (`a2a_core.core.task_listing`
+        """The caller's own tasks, most recently updated first (`a2a_core.core.listing.list_tasks`
         has the order, tokens and totals)."""
         return await self._lister.page(query, caller.principal, self.history_limit(query.history_length))
 

@@ -28,10 +28,10 @@ from a2a_core.core.backoff import Backoff
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import Submission, TaskEngine
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
-from a2a_core.core.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.records import Commit, StatusChanged, reply_of, superseded, to_stream_event
 from a2a_core.core.requests import SendRequest, TaskRef
-from a2a_core.core.task_reads import TaskView
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES, is_terminal
+from a2a_core.core.tasklog.records import Commit, StatusChanged, reply_of, superseded, to_stream_event
+from a2a_core.core.tasklog.task_reads import TaskView
 from a2a_core.domain import Message, TaskState, TaskStatusUpdateEvent
 
 # How long the stream that started a task holds its opening Task while the agent has said nothing

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
 
     from a2a_core.core.broker import Broker
-    from a2a_core.core.worker import Worker
+    from a2a_core.core.turn.worker import Worker
     from a2a_core.dev.auth import DevAuth
     from a2a_core.emulator.moto_server import EmulatedAws
     from a2a_core.server import AgentServer

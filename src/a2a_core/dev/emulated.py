@@ -16,7 +16,7 @@ from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.adapters import Adapters
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import Broker
-from a2a_core.core.executor import Agent
+from a2a_core.core.turn.executor import Agent
 from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
@@ -139,7 +139,7 @@ def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDi
 def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:
     """The push function, as dev runs it: the real handler on the emulator's table stream."""
     from a2a_core.aws.clients import client_factory
-    from a2a_core.aws.dynamodb.stream import announces_commit
+    from a2a_core.aws.event_filters import passes_push_filter
     from a2a_core.aws.push_stream import push_stream_handler
     from a2a_core.compose.push import build_push_notifier
     from a2a_core.emulator.stream_poller import DynamoDBStreamPoller
@@ -154,7 +154,7 @@ def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoD
         handler,
         function_name="a2a-push",
         region=aws.region,
-        accept=announces_commit,  # the deployed mapping's filter
+        accept=passes_push_filter,  # the deployed mapping's own patterns
     )
 
 

@@ -16,7 +16,7 @@ checks, as ASGI middleware in front of every route (so any protocol binding gets
   browser sending one cross-origin is refused by the ``Origin`` check.)
 
 Each refusal says what to change, in the shape of the request's generation and binding
-(`a2a_core.edge.refusal`), and leaves a warning in the log.
+(`a2a_core.web.edge.refusal`), and leaves a warning in the log.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from a2a_core.edge import refusal
 from a2a_core.settings import SettingsError
+from a2a_core.web.edge import refusal
 
 logger = logging.getLogger(__name__)
 _WILDCARDS = {"", "0.0.0.0", "::"}  # every interface

@@ -18,8 +18,8 @@ import logging
 from functools import cached_property
 
 from a2a_core.compose.adapters import InMemoryAdapters
-from a2a_core.core.records import Commit
-from a2a_core.core.store import InMemoryTaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import InMemoryTaskStore
 from a2a_core.push.notifier import CommitRef, PushNotifier
 
 logger = logging.getLogger(__name__)

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 
 from a2a_core import redaction
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server, compose_worker
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.backends import build_adapters
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.executor import Agent
-from a2a_core.core.worker import RunInProgressError, Worker
+from a2a_core.core.turn.executor import Agent
+from a2a_core.core.turn.worker import RunInProgressError, Worker
 from a2a_core.dev import DevStack, loopback_webhooks
 from a2a_core.dev.auth import dev_auth
 from a2a_core.settings import Settings, SettingsError
@@ -57,7 +57,7 @@ def build_dev_stack(
         raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")
     stack = _RUNNERS[settings.backend](auth.settings, agent, state_dir)
     stack.auth = auth
-    stack.app = create_app(stack.service, lifespan=_lifespan(stack))
+    stack.app = compose_app(stack.service, lifespan=_lifespan(stack))
     if doors is not None:
         doors.install(stack.app)
     return stack

@@ -22,11 +22,11 @@ from typing import Any
 from a2a_core.aws.dynamodb.keys import EVENT_PREFIX, STATE, TASK_PREFIX
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.broker import Broker, RunOperation
-from a2a_core.core.changes import Change, status
 from a2a_core.core.errors import TaskNotFoundError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, is_terminal
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.core.records import ArtifactUpdated, Commit, StatusChanged
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.records import ArtifactUpdated, Commit, StatusChanged
 
 PushEvents = Literal["status", "all"]
 # Where a turn ends: the client must act (input, auth) or can collect the result (terminal).

@@ -25,17 +25,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from a2a_core.core.errors import TaskNotFoundError
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
-from a2a_core.core.records import Commit
-from a2a_core.core.task_reads import TaskView
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.task_reads import TaskView
 from a2a_core.domain import PushNotificationConfig, Task, TaskState
 from a2a_core.push.dead_letters import PushDeadLetter, PushDeadLetters
-from a2a_core.push.delivery import DeliveryResult, WebhookSender
 from a2a_core.push.metrics import DELIVERED, FAILED, DeliveryMetrics
 from a2a_core.push.notification import Notification
 from a2a_core.push.notified import NOTIFIED_STATES, PushEvents, notified_seq
 from a2a_core.push.payloads import PushPayloads
+from a2a_core.push.webhooks import DeliveryResult, WebhookSender
 
 logger = logging.getLogger(__name__)
 

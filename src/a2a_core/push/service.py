@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from a2a_core.core.caller import Caller
 from a2a_core.core.errors import InvalidParamsError, PushConfigNotFoundError
-from a2a_core.core.ledger import TaskLedger
 from a2a_core.core.push_store import PushConfigStore
 from a2a_core.core.requests import PushConfigPage, PushConfigQuery, PushConfigRef, TaskPushConfig
+from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.domain import PushNotificationConfig
 from a2a_core.push.headers import authorization
 from a2a_core.push.urls import UrlPolicy, WebhookRefusedError

@@ -22,18 +22,18 @@ from a2a_core.adapters.resolve import resolve_agent
 from a2a_core.compose import build_server
 from a2a_core.core.broker import InMemoryBroker, RunOperation
 from a2a_core.core.caller import Caller
-from a2a_core.core.content import Content, to_parts
-from a2a_core.core.context import TaskContext
-from a2a_core.core.context_store import InMemoryContextStore
 from a2a_core.core.errors import TaskCanceledError
-from a2a_core.core.executor import Agent
-from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.core.records import reply_of
 from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskQuery, TaskRef
-from a2a_core.core.session_store import InMemorySessionStore
-from a2a_core.core.store import InMemoryTaskStore
 from a2a_core.core.streams import TaskStreams
-from a2a_core.core.worker import RunInProgressError
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.records import reply_of
+from a2a_core.core.tasklog.store import InMemoryTaskStore
+from a2a_core.core.turn.content import Content, to_parts
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.context_store import InMemoryContextStore
+from a2a_core.core.turn.executor import Agent
+from a2a_core.core.turn.session_store import InMemorySessionStore
+from a2a_core.core.turn.worker import RunInProgressError
 from a2a_core.discovery import AgentRef, find_agent, import_agent
 from a2a_core.domain import Message, Role, TaskState
 from a2a_core.server import AgentServer

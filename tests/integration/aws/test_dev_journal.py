@@ -21,11 +21,11 @@ from a2a_core.aws.dynamodb.push_store import DynamoDBPushConfigStore
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames, create_all
 from a2a_core.core.broker import InMemoryBroker, RunOperation
-from a2a_core.core.changes import Change, status
-from a2a_core.core.executor import TaskContext, as_executor
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import ArtifactUpdated, RunLease
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import ArtifactUpdated, RunLease
+from a2a_core.core.turn.executor import TaskContext, as_executor
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import Artifact, Message, PushNotificationConfig, Role, TaskState, TextPart
 from a2a_core.emulator.journal import Restored, WriteJournal, read, restore
 from a2a_core.emulator.moto_server import EmulatedAws

@@ -12,8 +12,8 @@ import pytest
 
 from a2a_core.aws.resources import QUEUE, QueueSpec, ResourceNames, create_queues
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.executor import TaskContext, as_executor
-from a2a_core.core.worker import Worker
+from a2a_core.core.turn.executor import TaskContext, as_executor
+from a2a_core.core.turn.worker import Worker
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws
 from a2a_core.examples.echo import agent as echo

@@ -12,7 +12,7 @@ from pydantic import JsonValue
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.session_store import BODY_PREFIX, DynamoDBSessionStore, session_key
 from a2a_core.aws.resources import TABLE, ResourceNames
-from a2a_core.core.session_store import NO_RECORD
+from a2a_core.core.turn.session_store import NO_RECORD
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock
 

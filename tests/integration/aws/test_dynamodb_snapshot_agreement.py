@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from a2a_core.aws.blobs import S3Blobs
 from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.emulator.moto_server import EmulatedAws
 from log_checks import Step, interleavings, run_interleaving
 

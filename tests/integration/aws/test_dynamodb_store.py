@@ -28,13 +28,13 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.http_pool import HttpResponse
 from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import TABLE, ResourceNames
-from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import is_terminal
-from a2a_core.core.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
-from a2a_core.core.snapshots import SNAPSHOT_EVERY
-from a2a_core.core.store import IndexQuery, OwnedTasks
+from a2a_core.core.tasklog.changes import Change, Decide, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import is_terminal
+from a2a_core.core.tasklog.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
+from a2a_core.core.tasklog.snapshots import SNAPSHOT_EVERY
+from a2a_core.core.tasklog.store import IndexQuery, OwnedTasks
 from a2a_core.domain import (
     Artifact,
     FilePart,

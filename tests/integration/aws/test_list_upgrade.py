@@ -16,9 +16,9 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.resources import TABLE, ResourceNames
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.records import Commit, MessageAdded, StatusChanged
 from a2a_core.core.requests import ListTasksQuery
-from a2a_core.core.store import IndexQuery
+from a2a_core.core.tasklog.records import Commit, MessageAdded, StatusChanged
+from a2a_core.core.tasklog.store import IndexQuery
 from a2a_core.domain import Message, Role, TaskState, TaskStatus, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws
 from clock import Clock

@@ -7,6 +7,7 @@ are signed by a KMS key on moto, and a real receiver on 127.0.0.1 takes them.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import uuid
 from collections.abc import Callable, Iterator
@@ -15,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from a2a_core.app import create_app
 from a2a_core.aws.event_filters import PUSH_STREAM_FILTERS, matches
 from a2a_core.aws.kms_signer import KmsSigner
 from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.push_stream import push_stream_handler
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import build_server
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.aws import (
     AwsAdapters,
     build_broker,
@@ -30,10 +31,10 @@ from a2a_core.compose.aws import (
     build_task_store,
 )
 from a2a_core.compose.push import build_push_notifier
-from a2a_core.core.changes import Change, status
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit
-from a2a_core.core.worker import Worker
+from a2a_core.core.tasklog.changes import Change, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.turn.worker import Worker
 from a2a_core.dev.emulated import push_poller
 from a2a_core.domain import PushNotificationConfig, TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -131,7 +132,7 @@ class PushDeployment(Deployment):
 
 
 def echo_executor() -> Any:
-    from a2a_core.core.executor import as_executor
+    from a2a_core.core.turn.executor import as_executor
 
     return as_executor(echo)
 
@@ -157,7 +158,7 @@ def receiver() -> Iterator[Receiver]:
 
 def rpc(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
     async def call() -> Any:
-        transport = httpx.ASGITransport(app=create_app(app_service))
+        transport = httpx.ASGITransport(app=compose_app(app_service))
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
             if method == "GET":
                 return (await client.get(params["path"])).json()
@@ -217,7 +218,7 @@ def test_a_completed_task_is_pushed_signed_by_kms_and_verifies_against_the_api_j
 
 def rpc_v1(app_service: AgentServer, method: str, params: dict[str, Any]) -> Any:
     async def call() -> Any:
-        transport = httpx.ASGITransport(app=create_app(app_service))
+        transport = httpx.ASGITransport(app=compose_app(app_service))
         async with httpx.AsyncClient(transport=transport, base_url="https://agent.example.com") as client:
             body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
             reply = (await client.post("/", json=body, headers={"A2A-Version": "1.0"})).json()
@@ -400,6 +401,45 @@ def test_dev_s_poller_passes_the_function_only_what_the_deployed_filter_passes(
     assert {record["eventName"] for record in seen} == {"INSERT"}
     assert "tok-secret" not in json.dumps(seen, default=str)
     assert any("tok-secret" in str(record) for record in deployment.new_records())  # it was there
+
+
+def test_dev_hands_the_push_function_exactly_the_records_the_deployed_filter_passes(
+    deployment: PushDeployment, receiver: Receiver
+) -> None:
+    """Issue 28: dev's poller filtered with a look-alike of the mapping's patterns (INSERT and the
+    commit prefix only), so it handed the push function the commits marked ``notify`` false (a
+    task without a push config; the states nobody is notified of), which the deployed mapping
+    never sends. Dev now evaluates the deployed patterns themselves."""
+    api = deployment.api(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true")
+    plain = _send_plain(api)
+    pushed = _send_plain(api)
+    config = {"url": receiver.url("/pushed")}
+    rpc(api, "tasks/pushNotificationConfig/set", {"taskId": pushed, "pushNotificationConfig": config})
+    deployment.run_worker()
+    settings = Settings.from_env(deployment.env(A2A_PUSH_ALLOW_INSECURE_LOOPBACK="true"))
+    on_this_table = dataclasses.replace(deployment.aws, names=deployment.names)
+    dev = push_poller(AwsAdapters(settings, deployment.aws.clients), on_this_table, LocalSigner())
+    handed: list[dict[str, Any]] = []
+    function = dev.handler
+
+    def recording(event: dict[str, Any], context: Any) -> Any:
+        handed.extend(event["Records"])
+        return function(event, context)
+
+    dev.handler = recording
+    while dev.poll_once():
+        pass
+
+    records = deployment.new_records()
+    dropped = [r for r in records if r not in _filtered(records, deployment)]
+    # The stream holds commits the deployed filter drops (marked notify false) beside the ones it passes.
+    images = [r["dynamodb"].get("NewImage", {}) for r in dropped]
+    assert any(image.get("notify") == {"BOOL": False} for image in images)
+    assert {"S": plain} in [image.get("task_id") for image in images]
+    sequence = [r["dynamodb"]["SequenceNumber"] for r in _filtered(records, deployment)]
+    assert [r["dynamodb"]["SequenceNumber"] for r in handed] == sequence
+    assert [r["dynamodb"]["NewImage"]["task_id"]["S"] for r in handed] == [pushed]
+    assert [r.path for r in receiver.wait_for(1)] == ["/pushed"]
 
 
 def test_the_lambda_entry_point_dead_letters_a_rebound_webhook_and_emits_metrics(

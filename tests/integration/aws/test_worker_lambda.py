@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.worker import AGENT_FAILED, OUT_OF_TIME
+from a2a_core.core.turn.executor import TaskContext
+from a2a_core.core.turn.worker import AGENT_FAILED, OUT_OF_TIME
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext
 from a2a_core.emulator.moto_server import EmulatedAws

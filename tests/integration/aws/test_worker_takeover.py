@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from a2a_core.aws.resources import ResourceNames
-from a2a_core.core.executor import TaskContext
-from a2a_core.core.records import ArtifactUpdated
+from a2a_core.core.tasklog.records import ArtifactUpdated
+from a2a_core.core.turn.executor import TaskContext
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws
 from aws_events import Deployment, failed_ids, lambda_context, load_function, receive, redeliver, sqs_event

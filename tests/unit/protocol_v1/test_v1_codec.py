@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from a2a_core.core.lifecycle import RETURN_STATES
 from a2a_core.core.requests import TaskPushConfig
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
 from a2a_core.domain import (
     Artifact,
     DataPart,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from a2a.auth.user import User
 from a2a.server.context import ServerCallContext
 
-from a2a_core.core.context import TaskContext
-from a2a_core.core.records import ANONYMOUS_OWNER
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
+from a2a_core.core.turn.context import TaskContext
 
 
 class Caller(User):

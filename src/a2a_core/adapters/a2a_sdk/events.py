@@ -23,13 +23,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import (
     InvalidAgentResponseError,
     InvalidTransitionError,
     StoreUnavailableError,
     TaskCanceledError,
 )
+from a2a_core.core.turn.context import TaskContext
 from a2a_core.domain import (
     Message,
     Role,

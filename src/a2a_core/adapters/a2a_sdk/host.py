@@ -13,9 +13,9 @@ from typing import Any
 from a2a_core.adapters.a2a_sdk import memory_sessions
 from a2a_core.adapters.a2a_sdk.events import TurnEvents
 from a2a_core.adapters.a2a_sdk.turn import entered_turn
-from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError, TaskCanceledError, TurnLostError
-from a2a_core.core.executor import Agent, Content
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.executor import Agent, Content
 from a2a_core.domain import Message, Role, Task, TaskState, TaskStatus
 
 logger = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from a2a.server.events.event_queue import EventQueue
 from pydantic import BaseModel, ValidationError
 
 from a2a_core.adapters.a2a_sdk.calls import call_context
-from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError
+from a2a_core.core.turn.context import TaskContext
 from a2a_core.domain import Task, stream_event_adapter
 from a2a_core.domain._base import to_wire
 from a2a_core.protocol.v1.codec import StreamEvent

@@ -15,8 +15,8 @@ from google.protobuf.message import Message as Proto
 from pydantic import ValidationError
 
 from a2a_core.adapters.a2a_sdk.calls import call_context
-from a2a_core.core.context import TaskContext
 from a2a_core.core.errors import InvalidAgentResponseError
+from a2a_core.core.turn.context import TaskContext
 from a2a_core.domain import Task
 from a2a_core.protocol.v1.codec import StreamEvent, event_from_v1, message_to_v1, task_to_v1
 from a2a_core.protocol.v1.wire import tasks as wt

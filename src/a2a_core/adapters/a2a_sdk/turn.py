@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from a2a_core.core.context import TaskContext
+from a2a_core.core.turn.context import TaskContext
 
 _current: ContextVar[TaskContext | None] = ContextVar("a2a_hosted_turn", default=None)
 

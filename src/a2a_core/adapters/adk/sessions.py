@@ -4,7 +4,7 @@ ADK keeps a conversation as a session: events, plus state in three scopes that
 ``InMemorySessionService`` defines and this service keeps as it does: ``app:`` keys are shared by
 every session of the app, ``user:`` keys by every session of one user, ``temp:`` keys live only
 in the session object of the running invocation (never stored), and the rest belong to the
-session. In the store (`a2a_core.core.session_store`), within the space of the task's owner:
+session. In the store (`a2a_core.core.turn.session_store`), within the space of the task's owner:
 
 - the app's key holds a record ``app_state`` and a log of the sessions created (for listing);
 - a user's key holds a record ``user_state`` and a record ``session/<id>`` per session: its own
@@ -36,8 +36,8 @@ from google.adk.sessions.session import Session
 from google.adk.sessions.state import State
 from pydantic import JsonValue
 
-from a2a_core.core.session_scope import SessionScope, current_session_scope
-from a2a_core.core.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
+from a2a_core.core.turn.session_scope import SessionScope, current_session_scope
+from a2a_core.core.turn.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
 
 _FRAMEWORK = "adk"
 _APP_STATE = "app_state"

@@ -17,7 +17,7 @@ from strands.multiagent.a2a import StrandsA2AExecutor
 from strands.session.repository_session_manager import RepositorySessionManager
 
 from a2a_core.adapters.strands.repository import StrandsSessionRepository
-from a2a_core.core.session_store import SessionStore
+from a2a_core.core.turn.session_store import SessionStore
 
 
 def session_manager(context_id: str, store: SessionStore | None = None) -> RepositorySessionManager:

@@ -1,6 +1,6 @@
 """`StrandsSessionRepository`: Strands' `SessionRepository` on the kit's session store.
 
-One Strands session per A2A context. In the store (`a2a_core.core.session_store`), within the
+One Strands session per A2A context. In the store (`a2a_core.core.turn.session_store`), within the
 space of the task's owner, the session's key holds a record ``session``, a record per agent
 (``agent/<id>``: its state, conversation manager state and internal state, which carries a
 pending interrupt) and per multi-agent (``multi_agent/<id>``); each agent's messages are the log
@@ -23,8 +23,8 @@ from strands.session.session_repository import SessionRepository
 from strands.types.exceptions import SessionException
 from strands.types.session import Session, SessionAgent, SessionMessage
 
-from a2a_core.core.session_scope import SessionScope, current_session_scope
-from a2a_core.core.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
+from a2a_core.core.turn.session_scope import SessionScope, current_session_scope
+from a2a_core.core.turn.session_store import NO_RECORD, EntryTakenError, RecordConflictError, SessionStore
 
 if TYPE_CHECKING:
     from strands.multiagent.base import MultiAgentBase

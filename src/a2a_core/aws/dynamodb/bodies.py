@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from a2a_core.aws.dynamodb.keys import BODY, BODY_REF, SNAPSHOT, SNAPSHOT_REF
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.records import Commit
-from a2a_core.core.store import LogEntry
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import LogEntry
 
 if TYPE_CHECKING:
     from a2a_core.aws.blobs import S3Blobs

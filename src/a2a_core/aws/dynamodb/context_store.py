@@ -37,7 +37,8 @@ from pydantic import JsonValue
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call
 from a2a_core.aws.dynamodb.recent_writes import CREATED_BY, CREATED_VERSION, VERSION, landed_version, slot
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.context_store import (
+from a2a_core.core.errors import StoreUnavailableError
+from a2a_core.core.turn.context_store import (
     NO_CONTEXT,
     Context,
     ContextConflictError,
@@ -46,7 +47,6 @@ from a2a_core.core.context_store import (
     load_value,
     new_write_id,
 )
-from a2a_core.core.errors import StoreUnavailableError
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

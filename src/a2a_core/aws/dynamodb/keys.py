@@ -23,7 +23,7 @@ SNAPSHOT_REF = "snapshot_ref"
 # was lost, from another writer's.
 WRITE_ID = "write_id"
 # Whether the push function must see the commit (`push_marks`): a BOOL the stream's filter reads.
-NOTIFY = "notify"
+PUSH_MARK = "notify"
 
 TASK_PREFIX = "TASK#"  # the partition of a task's items (its commits and its push configs)
 EVENT_PREFIX = "EVT#"  # the sort key of a commit item: this, then the commit's first seq

@@ -30,13 +30,13 @@ from a2a_core.aws.dynamodb.keys import (
     task_key,
 )
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.list_keys import sort_value
-from a2a_core.core.records import ANONYMOUS_OWNER
+from a2a_core.core.tasklog.list_keys import sort_value
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
 
-    from a2a_core.core.store import TaskStore
+    from a2a_core.core.tasklog.store import TaskStore
 
 _CONTEXT_PREFIX = "context:"
 

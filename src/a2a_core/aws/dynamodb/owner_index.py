@@ -3,7 +3,7 @@
 - With a context: the owner index (``by-owner``), whose partition is the owner's context
   (`keys.context_key`); only a task's first commit carries its keys, newest created first.
 - Otherwise: the listing index (``by-update``), one entry per task on the commit that entered the
-  class of its state (`core.list_keys`), sorted by `list_keys.sort_value`; a class filter is a
+  class of its state (`core.tasklog.list_keys`), sorted by `list_keys.sort_value`; a class filter is a
   filter on the projected state of that commit, ``since`` a condition on the sort key. `DynamoDBTaskStore`
   writes the entries and `unlist` removes one once a newer commit carries it.
 
@@ -30,7 +30,13 @@ from a2a_core.aws.dynamodb.keys import (
     task_key,
 )
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks, class_states
+from a2a_core.core.tasklog.list_keys import (
+    IndexedTask,
+    IndexQuery,
+    InvalidPositionError,
+    OwnedTasks,
+    class_states,
+)
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

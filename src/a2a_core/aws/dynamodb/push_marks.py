@@ -19,9 +19,9 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from a2a_core.aws.calls import Item, aws_call
-from a2a_core.aws.dynamodb.keys import NOTIFY, PUSH_PREFIX, task_key
+from a2a_core.aws.dynamodb.keys import PUSH_MARK, PUSH_PREFIX, task_key
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.push.notified import PushEvents, notified_seq
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ class PushMarks:
     async def mark(self, item: Item, commit: Commit) -> None:
         """Set ``item``'s ``notify`` for ``commit``."""
         notify = notified_seq(commit, self._events) is not None and await self._has_configs(commit.task_id)
-        item[NOTIFY] = {"BOOL": notify}
+        item[PUSH_MARK] = {"BOOL": notify}
 
     def configured(self, task_id: str) -> None:
         """``task_id`` has a push config now (this process stored it)."""

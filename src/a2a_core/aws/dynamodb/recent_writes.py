@@ -8,7 +8,7 @@ the last `RECENT_WRITES` versions are named at a fixed cost, with no list to tri
 from __future__ import annotations
 
 from a2a_core.aws.calls import Item
-from a2a_core.core.context_store import RECENT_WRITES
+from a2a_core.core.turn.context_store import RECENT_WRITES
 
 VERSION = "version"
 CREATED_BY = "created_by"

@@ -28,8 +28,8 @@ from pydantic import JsonValue
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call, query_all
 from a2a_core.aws.dynamodb.recent_writes import CREATED_BY, CREATED_VERSION, VERSION, landed_version, slot
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.context_store import dump_value, load_value, new_write_id
-from a2a_core.core.session_store import (
+from a2a_core.core.turn.context_store import dump_value, load_value, new_write_id
+from a2a_core.core.turn.session_store import (
     NO_RECORD,
     Entry,
     EntryTakenError,

@@ -6,14 +6,15 @@ from typing import Any
 
 from a2a_core.aws.dynamodb.keys import BODY, EVENT_PREFIX, FIRST_SEQ, STATE, TASK_ID
 from a2a_core.aws.resources import TABLE
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.domain import TaskState
 from a2a_core.push.notifier import CommitRef
 
 
 def announces_commit(record: dict[str, Any]) -> bool:
-    """Whether a stream record is a new commit: what the push function's event source mapping
-    lets through (`a2a_core.cdk.push`'s filter), so push configs and snapshots never reach it."""
+    """Whether a stream record is a new commit (an inserted ``EVT#`` item): the push handler's own
+    check of what it was handed. Which commits reach it at all is the mapping's filter's to
+    decide (`a2a_core.aws.event_filters.passes_push_filter`, dev's poller included)."""
     image = (record.get("dynamodb") or {}).get("NewImage") or {}
     sort_key = image.get(TABLE.sort_key, {}).get("S", "")
     return record.get("eventName") == "INSERT" and sort_key.startswith(EVENT_PREFIX)

@@ -44,9 +44,9 @@ from a2a_core.aws.dynamodb.keys import (
 from a2a_core.aws.dynamodb.owner_index import SCAN_LIMIT, OwnerIndex
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.list_keys import carries_entry, sort_value
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit
-from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.list_keys import carries_entry, sort_value
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.tasklog.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient

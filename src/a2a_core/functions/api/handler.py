@@ -18,8 +18,8 @@ from mangum import Mangum
 from mangum.adapter import DEFAULT_TEXT_MIME_TYPES
 
 from a2a_core import redaction
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server
+from a2a_core.compose.app import compose_app
 from a2a_core.compose.backends import build_adapters
 from a2a_core.settings import Settings
 
@@ -27,7 +27,7 @@ redaction.install()  # before anything logs: no secret in a log line, at any lev
 
 settings = Settings.from_env()
 adapters = build_adapters(settings)
-app = create_app(compose_server(adapters), authenticator=adapters.app_authenticator())
+app = compose_app(compose_server(adapters), authenticator=adapters.app_authenticator())
 # Mangum base64-encodes any other media type, and a REST API without binary media types hands
 # that base64 to the client as the body: the HTTP+JSON binding answers application/a2a+json.
 _mangum = Mangum(app, lifespan="off", text_mime_types=[*DEFAULT_TEXT_MIME_TYPES, "application/a2a+json"])

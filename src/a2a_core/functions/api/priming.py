@@ -18,9 +18,9 @@ import uuid
 from typing import Any
 from urllib.parse import urlsplit
 
-from a2a_core.app import create_app
 from a2a_core.compose import compose_server
 from a2a_core.compose.adapters import InMemoryAdapters
+from a2a_core.compose.app import compose_app
 from a2a_core.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ def prime(settings: Settings) -> None:
             "push_enabled": False,
         }
     )
-    app = create_app(compose_server(InMemoryAdapters(memory)))
+    app = compose_app(compose_server(InMemoryAdapters(memory)))
     loop = asyncio.new_event_loop()  # not the thread's: Mangum's stays as it was
     try:
         loop.run_until_complete(_requests(app))

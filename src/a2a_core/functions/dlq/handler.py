@@ -14,7 +14,7 @@ from a2a_core.functions.cold_start import end_cold_start  # first: it pauses the
 from a2a_core import redaction
 from a2a_core.aws.lambdas import dead_letter_handler
 from a2a_core.compose.backends import build_adapters
-from a2a_core.core.ledger import TaskLedger
+from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.settings import Settings
 
 redaction.install()  # before anything logs: no secret in a log line, at any level

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
 from a2a_core.domain import (
     Artifact,
     DataPart,

@@ -13,7 +13,7 @@ import uuid
 from abc import abstractmethod
 from typing import Any, Generic, TypeVar
 
-from a2a_core.core.executor import Agent, AgentExecutor, Content, TaskContext, to_parts
+from a2a_core.core.turn.executor import Agent, AgentExecutor, Content, TaskContext, to_parts
 from a2a_core.domain import Artifact, Message
 
 MessageT = TypeVar("MessageT")

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from a2a_core.core.records import (
+from a2a_core.core.tasklog.records import (
     ArtifactUpdated,
     Commit,
     MessageAdded,

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import TypeVar
 
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.records import Commit
-from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
 
 logger = logging.getLogger(__name__)
 

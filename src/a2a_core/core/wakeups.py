@@ -13,13 +13,16 @@ from collections import defaultdict
 from collections.abc import Callable
 
 
-class Notifier:
+class Wakeups:
+    """Coroutines waiting on a key (`wait`), woken when it changes (`wake`): an in-process
+    signal, not a push notification (`a2a_core.push`)."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[asyncio.Future[None]]] = defaultdict(set)
 
     async def wait(self, key: str, timeout: float, ready: Callable[[], bool] | None = None) -> bool:
-        """Wait up to ``timeout`` seconds for `notify(key)`; True if it came.
+        """Wait up to ``timeout`` seconds for `wake(key)`; True if it came.
 
         ``ready`` is checked after the waiter is registered, so a change that lands between the
         caller's last look and this call is never missed.
@@ -42,7 +45,8 @@ class Notifier:
                     if not waiters:
                         del self._waiters[key]
 
-    def notify(self, key: str) -> None:
+    def wake(self, key: str) -> None:
+        """Wake every coroutine waiting on ``key`` now, on its own loop."""
         with self._lock:
             waiters = list(self._waiters.get(key, ()))
         for future in waiters:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from starlette.responses import Response
 
-from a2a_core.edge import JSON
+from a2a_core.web.edge import JSON
 
 
 def card_response(

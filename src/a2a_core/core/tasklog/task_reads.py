@@ -23,9 +23,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.records import Commit
-from a2a_core.core.snapshots import SNAPSHOT_EVERY, SNAPSHOT_FORMAT, Folding, TaskSnapshot, messages_of
-from a2a_core.core.store import LogEntry, TaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.snapshots import (
+    SNAPSHOT_EVERY,
+    SNAPSHOT_FORMAT,
+    Folding,
+    TaskSnapshot,
+    messages_of,
+)
+from a2a_core.core.tasklog.store import LogEntry, TaskStore
 from a2a_core.domain import Message, Task
 
 logger = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from a2a_core.core.list_keys import (
+from a2a_core.core.tasklog.list_keys import (
     IndexedTask,
     IndexQuery,
     InvalidPositionError,
@@ -17,7 +17,7 @@ from a2a_core.core.list_keys import (
     listed_class,
     sort_value,
 )
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit
 
 _Key = tuple[float, str]  # (order value, task_id): entries sort ascending, list descending
 _Keep = Callable[[_Key], bool]

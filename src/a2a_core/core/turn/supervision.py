@@ -18,8 +18,8 @@ import contextlib
 import logging
 from dataclasses import dataclass
 
-from a2a_core.core.context import TaskContext
-from a2a_core.core.executor import Agent, Content
+from a2a_core.core.turn.context import TaskContext
+from a2a_core.core.turn.executor import Agent, Content
 
 logger = logging.getLogger(__name__)
 

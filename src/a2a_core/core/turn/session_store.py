@@ -8,7 +8,7 @@ task's owner), so a conversation outlives the worker that ran its last turn:
 - an entry is one item, written once at its sequence number: appending costs what is appended,
   never a rewrite of the conversation, and reading takes a bounded window (``limit``);
 - a record is one JSON value with a version, written on the version it was decided on, as the
-  context store's values are (`a2a_core.core.context_store`).
+  context store's values are (`a2a_core.core.turn.context_store`).
 
 Every write carries a ``write_id``: a write sent again (its answer was lost) is recognised as
 landed, even after another writer moved on, so nothing is stored twice; two writers of one
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from pydantic import JsonValue
 
-from a2a_core.core.context_store import RECENT_WRITES, dump_value, load_value, new_write_id
+from a2a_core.core.turn.context_store import RECENT_WRITES, dump_value, load_value, new_write_id
 
 # ``expected_version=NO_RECORD`` creates a record that must not exist yet.
 NO_RECORD = 0

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from a2a_core.core.errors import ConcurrentUpdateError
-from a2a_core.core.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks
-from a2a_core.core.memory_index import MemoryListIndex
-from a2a_core.core.notify import Notifier
-from a2a_core.core.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.tasklog.list_keys import IndexedTask, IndexQuery, InvalidPositionError, OwnedTasks
+from a2a_core.core.tasklog.memory_index import MemoryListIndex
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER, Commit
+from a2a_core.core.wakeups import Wakeups
 
 __all__ = [
     "InMemoryTaskStore",
@@ -177,7 +177,7 @@ class InMemoryTaskStore(TaskStore):
         self._logs: dict[str, list[_Stored]] = {}
         self._index = MemoryListIndex()
         self._owners: dict[str, str] = {}  # task id -> the owner of its first commit
-        self._notifier = Notifier()
+        self._wakeups = Wakeups()
 
     async def append(self, commit: Commit, snapshot: bytes | None = None) -> None:
         entry = _Stored(
@@ -202,7 +202,7 @@ class InMemoryTaskStore(TaskStore):
                     raise ConcurrentUpdateError(f"seq {commit.first_seq} of {commit.task_id} is taken")
                 log.append(entry)
             self._index.add(commit)
-        self._notifier.notify(commit.task_id)
+        self._wakeups.wake(commit.task_id)
 
     async def head(self, task_id: str) -> Commit | None:
         with self._lock:
@@ -264,7 +264,7 @@ class InMemoryTaskStore(TaskStore):
         pass  # its index moved the entry when the commit that carries it now was appended
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
-        await self._notifier.wait(task_id, timeout, ready=lambda: self._last_seq(task_id) > after_seq)
+        await self._wakeups.wait(task_id, timeout, ready=lambda: self._last_seq(task_id) > after_seq)
 
     def _last_seq(self, task_id: str) -> int:
         with self._lock:

@@ -20,15 +20,15 @@ import time
 from collections.abc import Callable, Collection
 
 from a2a_core.core.backoff import Backoff
-from a2a_core.core.changes import CREATED_SEQ, LAST_SEQ, Decide, next_commit, now_iso
 from a2a_core.core.errors import (
     ConcurrentUpdateError,
     InternalError,
     StoreUnavailableError,
     TaskNotFoundError,
 )
-from a2a_core.core.list_keys import carries_entry
-from a2a_core.core.records import (
+from a2a_core.core.tasklog.changes import CREATED_SEQ, LAST_SEQ, Decide, next_commit, now_iso
+from a2a_core.core.tasklog.list_keys import carries_entry
+from a2a_core.core.tasklog.records import (
     ANONYMOUS_OWNER,
     Commit,
     MessageAdded,
@@ -37,10 +37,10 @@ from a2a_core.core.records import (
     TurnRequest,
     new_write_id,
 )
-from a2a_core.core.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
-from a2a_core.core.store import TaskStore
-from a2a_core.core.store_retries import RetryingTaskStore
-from a2a_core.core.task_reads import TaskReader, TaskView
+from a2a_core.core.tasklog.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
+from a2a_core.core.tasklog.store import TaskStore
+from a2a_core.core.tasklog.store_retries import RetryingTaskStore
+from a2a_core.core.tasklog.task_reads import TaskReader, TaskView
 from a2a_core.domain import Message, Task, TaskState, TaskStatus
 
 logger = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ class TaskLedger:
         """Once ``commit`` (stored) carries the task's listing entry, remove ``head``'s carrier's.
 
         Best effort: the commit is stored whatever happens here, and a listing drops an entry its
-        task's head no longer names (`a2a_core.core.listing`): an entry left behind costs a read,
+        task's head no longer names (`a2a_core.core.listing.pages`): an entry left behind costs a read,
         never a wrong answer."""
         if head.listing is None or head.listing == commit.listing or not carries_entry(commit):
             return

@@ -14,14 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import JsonValue
 
-from a2a_core.core.attempt import Attempt
-from a2a_core.core.changes import status
-from a2a_core.core.content import Content, to_parts
-from a2a_core.core.context_store import ContextStore, ContextUpdate
-from a2a_core.core.conversation import Conversation
 from a2a_core.core.errors import TaskNotFoundError
-from a2a_core.core.lifecycle import RETURN_STATES
-from a2a_core.core.records import (
+from a2a_core.core.tasklog.changes import status
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.records import (
     ANONYMOUS_OWNER,
     ArtifactUpdated,
     Commit,
@@ -29,13 +25,17 @@ from a2a_core.core.records import (
     StatusChanged,
     TurnRequest,
 )
-from a2a_core.core.session_scope import SessionScope, owner_space
-from a2a_core.core.session_store import SessionStore
+from a2a_core.core.turn.attempt import Attempt
+from a2a_core.core.turn.content import Content, to_parts
+from a2a_core.core.turn.context_store import ContextStore, ContextUpdate
+from a2a_core.core.turn.conversation import Conversation
+from a2a_core.core.turn.session_scope import SessionScope, owner_space
+from a2a_core.core.turn.session_store import SessionStore
 from a2a_core.domain import Artifact, Message, Role, Task, TaskState, TaskStatus, TextPart
 
 if TYPE_CHECKING:
-    from a2a_core.core.ledger import TaskLedger
-    from a2a_core.core.snapshots import Folding
+    from a2a_core.core.tasklog.ledger import TaskLedger
+    from a2a_core.core.tasklog.snapshots import Folding
 
 _ARTIFACT_IDS = uuid.UUID("0b6f4a8e-6f57-4d0e-a1a3-4e9b8f2f7c11")  # namespace of default artifact ids
 

@@ -2,11 +2,11 @@
 
 Every page costs about the same whatever the caller's task count and filters: one read of the
 store's listing index, whose entries already carry the filters (`TaskStore.list_owned`), and
-one read of each task on the page (`a2a_core.core.listing`).
+one read of each task on the page (`a2a_core.core.listing.pages`).
 
 Order: with ``contextId``, newest created first (a conversation in the order its tasks began);
 otherwise tasks in progress (submitted, working) first, newest turn first, then the others by
-status timestamp, newest first: the protocol's order (`a2a_core.core.list_keys`). A page token
+status timestamp, newest first: the protocol's order (`a2a_core.core.tasklog.list_keys`). A page token
 holds the index position after the page's last task, so pages never repeat an entry; a task
 whose status changes while a client pages through moves to its new place (it may then be shown
 twice, or missed by this listing).
@@ -21,11 +21,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from a2a_core.core.errors import InvalidParamsError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.listing import Filters, list_page
-from a2a_core.core.page_tokens import Cursor, PageTokens, Scope
+from a2a_core.core.listing.page_tokens import Cursor, PageTokens, Scope
+from a2a_core.core.listing.pages import Filters, list_page
 from a2a_core.core.requests import ListTasksQuery, TaskPage
-from a2a_core.core.store import InvalidPositionError
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.store import InvalidPositionError
 from a2a_core.domain import Task
 
 DEFAULT_PAGE_SIZE = 50

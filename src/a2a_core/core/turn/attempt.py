@@ -16,17 +16,17 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 from a2a_core.core.backoff import Backoff
-from a2a_core.core.changes import Change
 from a2a_core.core.errors import (
     InvalidTransitionError,
     StoreUnavailableError,
     TaskCanceledError,
     TurnLostError,
 )
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease
-from a2a_core.core.snapshots import Folding
+from a2a_core.core.tasklog.changes import Change
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, is_terminal
+from a2a_core.core.tasklog.records import Commit, RunLease
+from a2a_core.core.tasklog.snapshots import Folding
 from a2a_core.domain import TaskState
 
 T = TypeVar("T")

@@ -1,4 +1,4 @@
-"""`NotifyingTaskStore`: a remote task store that this process alone writes, whose appends wake
+"""`WakingTaskStore`: a remote task store that this process alone writes, whose appends wake
 followers here and whose logs it keeps (`a2a-serverless dev` on the AWS emulator)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Collection
 
-from a2a_core.core.notify import Notifier
-from a2a_core.core.records import Commit
-from a2a_core.core.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.store import IndexQuery, LogEntry, OwnedTasks, TaskStore
+from a2a_core.core.wakeups import Wakeups
 
 # The logs kept: of the most recently written tasks, up to this many tasks and bytes; older
 # ones are read from the store.
@@ -18,7 +18,7 @@ KEPT_TASKS = 10_000
 KEPT_BYTES = 64 * 1024 * 1024
 
 
-class NotifyingTaskStore(TaskStore):
+class WakingTaskStore(TaskStore):
     """Wraps a remote store that only this process writes (dev's emulated table: dev holds its
     state directory's lock), so followers here wake on its appends instead of polling, and reads
     of the tasks it wrote are answered from what it appended.
@@ -36,7 +36,7 @@ class NotifyingTaskStore(TaskStore):
         self, inner: TaskStore, *, kept_tasks: int = KEPT_TASKS, kept_bytes: int = KEPT_BYTES
     ) -> None:
         self.inner = inner
-        self._notifier = Notifier()
+        self._wakeups = Wakeups()
         self._lock = threading.Lock()  # appends come from the API's loop and the worker's
         # Per task written here from its first commit on: its stored entries, in order.
         self._logs: OrderedDict[str, list[LogEntry]] = OrderedDict()
@@ -50,7 +50,7 @@ class NotifyingTaskStore(TaskStore):
         await self.inner.append(commit, snapshot)
         self._keep(commit, snapshot)
         self._appended[commit.task_id] = max(self._appended.get(commit.task_id, 0), commit.last_seq)
-        self._notifier.notify(commit.task_id)
+        self._wakeups.wake(commit.task_id)
 
     async def head(self, task_id: str) -> Commit | None:
         log = self._log(task_id)
@@ -112,7 +112,7 @@ class NotifyingTaskStore(TaskStore):
 
     async def wait_for_append(self, task_id: str, after_seq: int, timeout: float) -> None:
         # Appends by other processes are not seen here: the caller's next poll finds them.
-        await self._notifier.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)
+        await self._wakeups.wait(task_id, timeout, ready=lambda: self._appended.get(task_id, 0) > after_seq)
 
     def _keep(self, commit: Commit, snapshot: bytes | None) -> None:
         body = commit.model_dump_json(exclude_none=True)

@@ -4,7 +4,7 @@ A turn's `RunLease` names its run (the message that started it) and its attempt.
 the next attempt with a lease (while no live lease holds the turn, and only ``max_attempts``
 times); a worker that cannot finish for a passing reason releases its lease, attempt kept, so the
 next delivery takes over at once; `give_up` fails a turn nobody will run again. Each is a
-decision on the task's head (`a2a_core.core.changes.Decide`) that the ledger appends, or retakes
+decision on the task's head (`a2a_core.core.tasklog.changes.Decide`) that the ledger appends, or retakes
 on a fresher head after a lost race.
 """
 
@@ -16,11 +16,11 @@ import uuid
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.changes import Change, Decide, status
 from a2a_core.core.errors import TaskNotFoundError
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.lifecycle import INTERRUPTED_STATES, is_terminal
-from a2a_core.core.records import Commit, RunLease
+from a2a_core.core.tasklog.changes import Change, Decide, status
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, is_terminal
+from a2a_core.core.tasklog.records import Commit, RunLease
 from a2a_core.domain import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from a2a_core.core.lifecycle import check_transition, is_terminal
-from a2a_core.core.list_keys import next_listing
-from a2a_core.core.records import (
+from a2a_core.core.tasklog.lifecycle import check_transition, is_terminal
+from a2a_core.core.tasklog.list_keys import next_listing
+from a2a_core.core.tasklog.records import (
     ArtifactUpdated,
     Commit,
     LogEvent,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from a2a_core.core.records import Commit, StatusChanged
+from a2a_core.core.tasklog.records import Commit, StatusChanged
 from a2a_core.domain import TaskState
 
 ACTIVE = "active"

@@ -7,9 +7,9 @@ import hashlib
 
 from pydantic import JsonValue
 
-from a2a_core.core.attempt import Attempt
-from a2a_core.core.context_store import NO_CONTEXT, ContextStore, ContextUpdate
-from a2a_core.core.records import ANONYMOUS_OWNER
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
+from a2a_core.core.turn.attempt import Attempt
+from a2a_core.core.turn.context_store import NO_CONTEXT, ContextStore, ContextUpdate
 
 
 class Conversation:

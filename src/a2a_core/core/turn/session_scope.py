@@ -16,8 +16,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from a2a_core.core.records import ANONYMOUS_OWNER
-from a2a_core.core.session_store import SessionStore
+from a2a_core.core.tasklog.records import ANONYMOUS_OWNER
+from a2a_core.core.turn.session_store import SessionStore
 
 _current: ContextVar[SessionScope | None] = ContextVar("a2a_session_scope", default=None)
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.list_keys import IndexedTask, IndexQuery, listed_class, parse_time
-from a2a_core.core.records import Commit
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.list_keys import IndexedTask, IndexQuery, listed_class, parse_time
+from a2a_core.core.tasklog.records import Commit
 from a2a_core.domain import Task, TaskState
 
 

@@ -29,9 +29,6 @@ import time
 from collections.abc import Callable
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.context import HISTORY_WINDOW, TaskContext
-from a2a_core.core.context_store import ContextStore
-from a2a_core.core.delivery import NO_DELIVERY, Delivery, hold
 from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     InvalidAgentResponseError,
@@ -40,15 +37,18 @@ from a2a_core.core.errors import (
     TaskNotFoundError,
     TurnLostError,
 )
-from a2a_core.core.executor import Agent
-from a2a_core.core.leases import RunInProgressError, claim, give_up, pending_run, release
-from a2a_core.core.ledger import TaskLedger
-from a2a_core.core.records import Commit
-from a2a_core.core.session_scope import entered
-from a2a_core.core.session_store import SessionStore
-from a2a_core.core.snapshots import messages_of
-from a2a_core.core.supervision import CANCEL_POLL_SECONDS, GRACE_SECONDS, AgentOutcome, run_agent
-from a2a_core.core.task_reads import TaskView
+from a2a_core.core.tasklog.ledger import TaskLedger
+from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.snapshots import messages_of
+from a2a_core.core.tasklog.task_reads import TaskView
+from a2a_core.core.turn.context import HISTORY_WINDOW, TaskContext
+from a2a_core.core.turn.context_store import ContextStore
+from a2a_core.core.turn.delivery import NO_DELIVERY, Delivery, hold
+from a2a_core.core.turn.executor import Agent
+from a2a_core.core.turn.leases import RunInProgressError, claim, give_up, pending_run, release
+from a2a_core.core.turn.session_scope import entered
+from a2a_core.core.turn.session_store import SessionStore
+from a2a_core.core.turn.supervision import CANCEL_POLL_SECONDS, GRACE_SECONDS, AgentOutcome, run_agent
 from a2a_core.domain import TaskState
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ class Worker:
         long an agent whose run was interrupted may take to return before it is cancelled;
         ``cancel_poll_seconds``: the longest the agent of a canceled task runs on unnoticed;
         ``hold_after_seconds``: how long a turn runs before its message is timed to its lease
-        (`a2a_core.core.delivery.hold`'s ``after``)."""
+        (`a2a_core.core.turn.delivery.hold`'s ``after``)."""
         self.ledger = ledger
         self.agent = agent
         self.context_store = context_store

@@ -1,6 +1,6 @@
 """The agent port: what the worker runs for each turn of a task (`Agent`, or an async function).
 
-An agent gets the turn's `TaskContext` (`a2a_core.core.context`) and emits through it. This is
+An agent gets the turn's `TaskContext` (`a2a_core.core.turn.context`) and emits through it. This is
 the kit's own, short way to write one; an a2a-sdk ``AgentExecutor`` is hosted unchanged by an
 adapter (`a2a_core.adapters.a2a_sdk`), and `a2a_core.adapters.resolve` tells them apart.
 """
@@ -13,8 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from a2a_core.core.content import Content, to_parts
-from a2a_core.core.context import HISTORY_WINDOW, TaskContext
+from a2a_core.core.turn.content import Content, to_parts
+from a2a_core.core.turn.context import HISTORY_WINDOW, TaskContext
 
 # Importable from here as before the context got a module of its own.
 __all__ = [

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from a2a_core.core.lifecycle import RETURN_STATES
+from a2a_core.core.tasklog.lifecycle import RETURN_STATES
 from a2a_core.domain import (
     Artifact,
     Message,
@@ -147,7 +147,7 @@ class Commit(_Record):
     # (`TaskStore.append` is idempotent on it). None on commits written before it was recorded.
     write_id: str | None = None
     # The first_seq of the commit that carries the task's entry in the store's listing index
-    # (`a2a_core.core.list_keys`): this commit's own when it entered the class of its state,
+    # (`a2a_core.core.tasklog.list_keys`): this commit's own when it entered the class of its state,
     # else its predecessor's. None on commits written before tasks were listed by class.
     listing: int | None = None
 
@@ -172,7 +172,7 @@ def new_write_id() -> str:
 def superseded(commits: Sequence[Commit]) -> set[int]:
     """The first_seq of each of ``commits`` (consecutive, in log order) that an attempt of its turn
     wrote which a later one of ``commits`` took over: what a retried turn replaced (see
-    `a2a_core.core.snapshots.Folding`), for a reader catching up on the log to skip."""
+    `a2a_core.core.tasklog.snapshots.Folding`), for a reader catching up on the log to skip."""
     gone: set[int] = set()
     turn, highest = None, 0
     for commit in reversed(commits):  # a turn's commits are consecutive: no other turn's between
