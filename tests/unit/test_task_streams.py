@@ -271,6 +271,23 @@ async def test_buffered_stops_at_the_budget_and_closes_the_stream() -> None:
     assert events == [(str(n + 1), {"jsonrpc": "2.0", "id": "req-7", "result": {"n": n}}) for n in range(3)]
 
 
+async def test_buffered_always_carries_the_first_event_however_short_the_budget() -> None:
+    """A slow store (or a loaded machine) may take longer than the budget to read the task: the
+    body is never empty (it used to be, which the fuzz tests met under load)."""
+
+    async def items() -> AsyncIterator[StreamItem]:
+        await asyncio.sleep(0.1)  # the task's read, longer than the budget
+        yield StreamItem("1", _Result(n=0))
+        await asyncio.sleep(60)
+        yield StreamItem("2", _Result(n=1))
+
+    response = await sse.buffered(_reply(items()), budget=0.01)
+
+    assert _parse(bytes(response.body).decode()) == [
+        ("1", {"jsonrpc": "2.0", "id": "req-7", "result": {"n": 0}})
+    ]
+
+
 async def test_buffered_answers_as_soon_as_the_stream_ends() -> None:
     async def items() -> AsyncIterator[StreamItem]:
         yield StreamItem("2", _Result(n=1))

@@ -3,8 +3,10 @@
 - Incremental (uvicorn locally; Lambda response streaming behind the Lambda Web Adapter): each
   event is written as it happens, with ``: keepalive`` comments while the agent is quiet.
 - Buffered (Mangum on API Gateway, which returns one response body): events are collected until
-  the final one or until the budget runs out, and returned as one valid SSE body. A client that
-  did not get a final event resubscribes with ``Last-Event-ID`` and continues where it stopped.
+  the final one or until the budget runs out, and returned as one valid SSE body. The first event
+  (the task as it stands, read from the store) is always in it, however short the budget: a
+  stream with no event would tell a client nothing. A client that did not get a final event
+  resubscribes with ``Last-Event-ID`` and continues where it stopped.
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ async def buffered(reply: EventStream, *, budget: float) -> Response:
     deadline = time.monotonic() + budget
     items = reply.items
     try:
-        while (remaining := deadline - time.monotonic()) > 0:
+        while not chunks or deadline > time.monotonic():
+            # The first event comes whatever the budget; the others while it lasts.
+            following = asyncio.wait_for(anext(items), deadline - time.monotonic()) if chunks else None
             try:
-                item = await asyncio.wait_for(anext(items), remaining)
+                item = await (following or anext(items))
             except (StopAsyncIteration, TimeoutError):
                 break
             chunks.append(_encode(reply, item))
