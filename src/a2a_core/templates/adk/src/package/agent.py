@@ -7,8 +7,9 @@ an ADK session, so a second task in the same context continues the conversation,
 worker runs it: the sessions are kept in the kit's own storage (`AdkSessionService`: DynamoDB
 when deployed, the emulator in ``dev``, memory in the tests), each caller's apart.
 
-The model is ``MODEL`` (Gemini: set ``GOOGLE_API_KEY``, or Vertex AI's variables, in the worker's
-environment: ``A2AServiceProps(environment=...)`` in app.py) or any ADK model object (e.g.
+The model is ``MODEL`` (Gemini: ``GOOGLE_API_KEY`` from a secret the worker alone reads,
+``A2AServiceProps(worker_secrets={"GOOGLE_API_KEY": "my-gemini-key"})`` in app.py, or Vertex AI's
+variables in ``worker_environment``) or any ADK model object (e.g.
 ``LiteLlm("bedrock/...")``); the tests script one (tests/scripted.py), so they run offline.
 """
 

@@ -12,9 +12,9 @@ session's messages in the kit's own store (DynamoDB when deployed, moto in ``dev
 task of the context continues it, whichever worker runs it.
 
 The chat client is yours to choose (``agent-framework-openai``'s ``OpenAIChatClient``,
-``agent-framework-bedrock``, ...: ``uv add`` it, and set its keys in the worker's environment,
-``A2AServiceProps(environment=...)`` in app.py); the tests script one (tests/scripted.py), so
-they run offline.
+``agent-framework-bedrock``, ...: ``uv add`` it, and give the worker its key from a secret,
+``A2AServiceProps(worker_secrets={"OPENAI_API_KEY": "my-openai-key"})`` in app.py); the tests
+script one (tests/scripted.py), so they run offline.
 """
 
 from agent_framework import Agent, BaseChatClient

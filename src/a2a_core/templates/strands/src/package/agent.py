@@ -8,7 +8,7 @@ tool interrupts the agent to ask for approval: the task waits (``input-required`
 and the interrupt's id in its status message), and a reply carrying
 ``{"interruptResponse": {"interruptId": ..., "response": "yes"}}`` as a data part resumes it.
 
-The model is ``MODEL`` (Amazon Bedrock: the worker's role needs ``bedrock:InvokeModel``) or any
+The model is ``MODEL`` (Amazon Bedrock: app.py grants the worker alone ``bedrock_models=[MODEL]``) or any
 Strands model object; the tests script one (tests/scripted.py), so they run offline. Each
 context's agent (its conversation and a pending interrupt) is a Strands session kept in the
 kit's own storage (DynamoDB when deployed, the emulator in ``dev``, memory in the tests), each
