@@ -14,6 +14,7 @@ scenario shows the two answer a 1.0 client alike.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 
@@ -28,6 +29,7 @@ from a2a.types import (
     ListTaskPushNotificationConfigsRequest,
     ListTasksRequest,
     Role,
+    StreamResponse,
     SubscribeToTaskRequest,
     Task,
     TaskNotCancelableError,
@@ -152,6 +154,40 @@ async def test_subscribe_to_a_running_task_gets_the_rest_of_it(v1_server: str, b
         events = await sdk13.collect(subscriber.subscribe(SubscribeToTaskRequest(id=task.id)))
     assert events[0].task.id == task.id
     assert_done(sdk13.fold(events), text, 3)
+
+
+async def test_subscribe_to_a_waiting_task_streams_the_follow_up_to_completed(
+    v1_server: str, binding: str
+) -> None:
+    # Spec 1.0.1 section 3.1.6 (and the TCK's STREAM-SUB-002): the stream stays open while the
+    # task waits for input and ends at the terminal state the follow-up turn reaches.
+    async with (
+        sdk13.connect(v1_server, binding=binding) as sender,
+        sdk13.connect(v1_server, binding=binding, streaming=True) as subscriber,
+    ):
+        waiting = await sdk13.send(sender, sdk13.user_message(unique("wait")))
+        assert waiting.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+        events: list[StreamResponse] = []
+        opened = asyncio.Event()
+
+        async def read() -> None:
+            async for event in subscriber.subscribe(SubscribeToTaskRequest(id=waiting.id)):
+                events.append(event)
+                opened.set()
+
+        async with asyncio.timeout(POLL_SECONDS), asyncio.TaskGroup() as group:
+            reader = group.create_task(read())
+            await opened.wait()
+            await asyncio.sleep(0.5)  # a stream that closes at the interruption would have by now
+            assert not reader.done(), events
+            reply = sdk13.user_message("go on", task_id=waiting.id, context_id=waiting.context_id)
+            await sdk13.send(sender, reply, return_immediately=True)
+        # The reader returned: the stream closed after the terminal status.
+    assert events[0].task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+    assert events[-1].HasField("status_update")
+    assert events[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
+    done = sdk13.fold(events)
+    assert (done.id, sdk13.status_text(done)) == (waiting.id, "done: go on")
 
 
 async def test_cancel_a_waiting_task_then_cancel_again(v1_server: str, binding: str) -> None:

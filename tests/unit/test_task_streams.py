@@ -332,3 +332,51 @@ async def test_a_follower_reads_once_per_wake_up_whether_or_not_something_is_new
     # Each wake-up (an append, or a poll that timed out) is one read of what follows.
     assert counting.calls["entries"] == counting.calls["wait_for_append"] >= 20
     assert set(counting.calls) == {"owned", "head", "entries", "wait_for_append"}
+
+
+@pytest.mark.parametrize("waiting", [TaskState.input_required, TaskState.auth_required])
+async def test_subscribe_to_a_waiting_task_streams_the_follow_up_turn_to_its_terminal_state(
+    waiting: TaskState,
+) -> None:
+    # Spec 1.0.1 section 3.1.6: the stream ends only at a terminal state, so a subscription to a
+    # task waiting for input stays open and carries the turn the client's answer starts.
+    stack = Stack(_nothing)
+    task_id, _ = await _new_task(stack)
+    await _append(stack, task_id, status(TaskState.working), status(waiting))
+    received: asyncio.Queue[StreamItem] = asyncio.Queue()
+
+    async def subscribe() -> None:
+        async for item in await TaskStreams(stack.engine).subscribe(TaskRef(task_id=task_id), CALLER):
+            await received.put(item)
+
+    async with asyncio.timeout(FOLLOW_LIMIT), asyncio.TaskGroup() as group:
+        subscriber = group.create_task(subscribe())
+        assert _describe(await received.get()) == ("4", "task", waiting)
+        await asyncio.sleep(0.3)  # the stream stays open while the task waits
+        assert not subscriber.done()
+        assert received.empty()
+        await _append(
+            stack, task_id, MessageAdded(seq=0, message=user_message("more")), status(TaskState.working)
+        )
+        await _append(stack, task_id, status(waiting))  # asked again: still not the end
+        await _append(stack, task_id, status(TaskState.working), _chunk(0, last=True))
+        await _append(stack, task_id, status(TaskState.completed))
+
+    assert [_describe(received.get_nowait()) for _ in range(received.qsize())] == [
+        ("6", "status", (TaskState.working, False)),
+        ("7", "status", (waiting, True)),
+        ("8", "status", (TaskState.working, False)),
+        ("9", "artifact", ("c0", None, True)),
+        ("10", "status", (TaskState.completed, True)),
+    ]
+
+
+async def test_resubscribe_to_a_waiting_task_still_ends_at_the_interruption() -> None:
+    # 0.3 tasks/resubscribe keeps its behaviour: the 0.x stream ends at a `final` status.
+    stack = Stack(_nothing)
+    task_id, _ = await _new_task(stack)
+    await _append(stack, task_id, status(TaskState.working), status(TaskState.input_required))
+
+    items = await _collect(await TaskStreams(stack.engine).resubscribe(TaskRef(task_id=task_id), CALLER))
+
+    assert [_describe(item) for item in items] == [("4", "task", TaskState.input_required)]

@@ -93,18 +93,23 @@ class TaskStreams:
         return self.follow(ref.task_id, head.context_id, after, head=head)
 
     async def subscribe(self, ref: TaskRef, caller: Caller) -> AsyncIterator[StreamItem]:
-        """1.0 ``SubscribeToTask``: the Task first, then its updates; an unknown task and a task
-        that has ended are refused before the stream starts (spec 3.1.6)."""
+        """1.0 ``SubscribeToTask``: the Task first, then its updates up to a terminal state; an
+        unknown task and a task that has ended are refused before the stream starts.
+
+        Spec 1.0.1 section 3.1.6: a subscription "can be used with any task that is not in a
+        terminal state" and "MUST terminate when the task reaches a terminal state", so a task
+        waiting for input (or auth) keeps the stream open and it carries the follow-up turn.
+        """
         head = await self.ledger.head(ref.task_id, owner=caller.principal)
         if is_terminal(head.state):
             raise UnsupportedOperationError(
                 f"Task {ref.task_id} is already {head.state.value}; there is nothing to subscribe to. "
                 "Use GetTask to read it."
             )
-        return self._from_snapshot(ref.task_id)
+        return self._from_snapshot(ref.task_id, to_terminal=True)
 
     async def _from_snapshot(
-        self, task_id: str, *, upto: int | None = None, run_id: str | None = None
+        self, task_id: str, *, upto: int | None = None, run_id: str | None = None, to_terminal: bool = False
     ) -> AsyncIterator[StreamItem]:
         """The Task as of sequence ``upto`` (now, when None), then every event after it.
 
@@ -121,10 +126,10 @@ class TaskStreams:
             yield StreamItem(str(last), answer)
             return
         opening = StreamItem(str(last), view.task)
-        if view.task.status.state in RETURN_STATES:
+        if _ends(view.task.status.state, to_terminal):
             yield opening
             return
-        events = self.follow(task_id, view.task.context_id, last, boundary=last)
+        events = self.follow(task_id, view.task.context_id, last, boundary=last, to_terminal=to_terminal)
         if run_id is not None and _undecided(view, run_id):
             async for item in self._held(opening, events):
                 yield item
@@ -177,8 +182,10 @@ class TaskStreams:
         *,
         boundary: int | None = None,
         head: Commit | None = None,
+        to_terminal: bool = False,
     ) -> AsyncGenerator[StreamItem, None]:
-        """Events after sequence ``after`` as they are appended, until a final status.
+        """Events after sequence ``after`` as they are appended, until a final status (with
+        ``to_terminal``, until a terminal one: an interruption's follow-up turn is streamed too).
 
         ``boundary`` is the end of the last commit the caller has read when it knows (``after``
         itself, from a snapshot). Without it ``after`` may fall inside a commit, or be the end of
@@ -222,7 +229,7 @@ class TaskStreams:
                         continue
                     reply = event.status.message if isinstance(event, StatusChanged) and event.reply else None
                     yield StreamItem(str(event.seq), update, reply=reply)
-                    if isinstance(update, TaskStatusUpdateEvent) and update.final:
+                    if isinstance(update, TaskStatusUpdateEvent) and _ends(update.status.state, to_terminal):
                         return
             commits = []  # all read: wait for more before the next read
 
@@ -232,6 +239,12 @@ class TaskStreams:
         assert isinstance(event, StatusChanged)  # nothing is appended after a final status
         update = to_stream_event(event, task_id=task_id, context_id=context_id)
         return StreamItem(str(seq), update)
+
+
+def _ends(state: TaskState, to_terminal: bool) -> bool:
+    """Whether a stream ends at ``state``: any state that returns a turn to the client, or with
+    ``to_terminal`` only a terminal one."""
+    return is_terminal(state) if to_terminal else state in RETURN_STATES
 
 
 def _undecided(view: TaskView, run_id: str) -> bool:

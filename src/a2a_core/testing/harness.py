@@ -159,8 +159,8 @@ class AgentHarness:
         return StreamedTurn(events, task if reply is None else TaskResult(task.task, task.error, reply=reply))
 
     async def subscribe(self, task: TaskLike) -> AsyncIterator[Event]:
-        """The task's events from now until its turn ends: the task first, then its updates
-        (e.g. to cancel it halfway: ``send(..., wait=False)``, then subscribe)."""
+        """The task's events from now until it ends, a wait for input included: the task first,
+        then its updates (e.g. to cancel it halfway: ``send(..., wait=False)``, then subscribe)."""
         items = await self._streams.subscribe(TaskRef(_id(task)), self._caller)
         async for event in self._events(items):
             yield event
