@@ -34,12 +34,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from a2a_core.aws.calls import Item, KeyTakenError, aws_call
-from a2a_core.aws.dynamodb.recent_writes import CREATED_BY, CREATED_VERSION, VERSION, landed_version, slot
+from a2a_core.aws.calls import Item, aws_call
+from a2a_core.aws.dynamodb.recent_writes import VERSION, versioned_update
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.turn.context_store import (
-    NO_CONTEXT,
     Context,
     ContextConflictError,
     ContextStore,
@@ -57,9 +56,7 @@ CHUNKS = "chunks"
 DATA = "data"
 
 _NAMES = {
-    "#version": VERSION,
     "#write_id": WRITE_ID,
-    "#ttl": TABLE.ttl_attribute,
     "#body": BODY,
     "#chunks": CHUNKS,
 }
@@ -118,7 +115,7 @@ class DynamoDBContextStore(ContextStore):
         data = dump_value(value)
         write_id = write_id or new_write_id()
         expires_at = {"N": str(int(self._clock()) + self._retention)}
-        values: Item = {":one": {"N": "1"}, ":write_id": {"S": write_id}, ":ttl": expires_at}
+        values: Item = {}
         if len(data) <= self._chunk_bytes:
             stored, dropped = "#body = :body", "#chunks"
             values[":body"] = {"S": data.decode()}
@@ -127,52 +124,21 @@ class DynamoDBContextStore(ContextStore):
             await self._write_chunks(context_id, write_id, slices, expires_at)
             stored, dropped = "#chunks = :chunks", "#body"
             values[":chunks"] = {"N": str(len(slices))}
-        condition, condition_names, condition_values = self._condition(expected_version)
-        if expected_version == NO_CONTEXT:
-            # The new version is only known here when no expired head is being replaced.
-            remembered = "#created_by = :write_id, #created_version = if_not_exists(#version, :zero) + :one"
-            condition_names = {
-                **condition_names,
-                "#created_by": CREATED_BY,
-                "#created_version": CREATED_VERSION,
-            }
-        else:
-            remembered = "#slot = :write_id"
-            condition_names = {**condition_names, "#slot": slot(expected_version + 1)}
-        try:
-            response = await aws_call(
-                self._client.update_item,
-                TableName=self._table,
-                Key=self._key(context_id, _HEAD),
-                # The version only ever grows, even past an expired head, so a writer that read
-                # the context before it expired can never build on the new one.
-                UpdateExpression=(
-                    "SET #version = if_not_exists(#version, :zero) + :one, #write_id = :write_id, "
-                    f"#ttl = :ttl, {remembered}, {stored} REMOVE {dropped}"
-                ),
-                ConditionExpression=condition,
-                ExpressionAttributeNames={**_NAMES, **condition_names},
-                ExpressionAttributeValues={**values, **condition_values},
-                ReturnValues="UPDATED_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except KeyTakenError as taken:
-            # The client resends a call whose answer was lost; finding our own write means it landed.
-            landed = landed_version(taken.existing or {}, write_id)
-            if landed is not None:
-                return landed
-            raise ContextConflictError(
-                f"context {context_id} moved past version {expected_version}"
-            ) from None
-        return int(response["Attributes"][VERSION]["N"])
-
-    def _condition(self, expected_version: int) -> tuple[str, dict[str, str], Item]:
-        values: Item = {":now": {"N": str(int(self._clock()))}, ":zero": {"N": "0"}}
-        if expected_version == NO_CONTEXT:
-            return "attribute_not_exists(#pk) OR #ttl < :now", {"#pk": TABLE.partition_key}, values
-        # A head past its TTL reads as gone, so no write may build on its version either.
-        values[":expected"] = {"N": str(expected_version)}
-        return "#version = :expected AND #ttl >= :now", {}, values
+        version = await versioned_update(
+            self._client,
+            table=self._table,
+            key=self._key(context_id, _HEAD),
+            expected_version=expected_version,
+            write_id=write_id,
+            now=int(self._clock()),
+            expires_at=expires_at,
+            assignments=f"#write_id = :write_id, {stored} REMOVE {dropped}",
+            names=_NAMES,
+            values=values,
+        )
+        if version is None:
+            raise ContextConflictError(f"context {context_id} moved past version {expected_version}")
+        return version
 
     def _expired(self, item: Item) -> bool:
         return int(item[TABLE.ttl_attribute]["N"]) < int(self._clock())

@@ -26,11 +26,10 @@ from typing import TYPE_CHECKING
 from pydantic import JsonValue
 
 from a2a_core.aws.calls import Item, KeyTakenError, aws_call, query_all
-from a2a_core.aws.dynamodb.recent_writes import CREATED_BY, CREATED_VERSION, VERSION, landed_version, slot
+from a2a_core.aws.dynamodb.recent_writes import VERSION, versioned_update
 from a2a_core.aws.resources import TABLE
 from a2a_core.core.turn.context_store import dump_value, load_value, new_write_id
 from a2a_core.core.turn.session_store import (
-    NO_RECORD,
     Entry,
     EntryTakenError,
     Record,
@@ -109,44 +108,21 @@ class DynamoDBSessionStore(SessionStore):
         write_id = write_id or new_write_id()
         sort_key = _RECORD_PREFIX + name
         body, values = await self._stored_body(session, sort_key, dump_value(value), write_id)
-        names = {"#version": VERSION, "#ttl": TABLE.ttl_attribute, "#body": BODY, "#ref": BODY_REF}
-        values.update({":one": {"N": "1"}, ":zero": {"N": "0"}, ":now": {"N": str(self._now())}})
-        values[":write_id"] = {"S": write_id}
-        values[":ttl"] = self._expiry()
-        if expected_version == NO_RECORD:
-            condition = "attribute_not_exists(#pk) OR #ttl < :now"
-            names.update({"#pk": TABLE.partition_key, "#by": CREATED_BY, "#at": CREATED_VERSION})
-            # The new version is only known here when no expired record is being replaced.
-            remembered = "#by = :write_id, #at = if_not_exists(#version, :zero) + :one"
-        else:
-            condition = "#version = :expected AND #ttl >= :now"
-            values[":expected"] = {"N": str(expected_version)}
-            names["#slot"] = slot(expected_version + 1)
-            remembered = "#slot = :write_id"
-        try:
-            response = await aws_call(
-                self._client.update_item,
-                TableName=self._table,
-                Key=self._key(session, sort_key),
-                # The version only grows, even past an expired record, so a writer that read it
-                # before it expired can never build on the new one.
-                UpdateExpression=(
-                    f"SET #version = if_not_exists(#version, :zero) + :one, #ttl = :ttl, {remembered}, {body}"
-                ),
-                ConditionExpression=condition,
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues=values,
-                ReturnValues="UPDATED_NEW",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except KeyTakenError as taken:
-            landed = landed_version(taken.existing or {}, write_id)
-            if landed is not None:
-                return landed
-            raise RecordConflictError(
-                f"record {name} of {session} moved past version {expected_version}"
-            ) from None
-        return int(response["Attributes"][VERSION]["N"])
+        version = await versioned_update(
+            self._client,
+            table=self._table,
+            key=self._key(session, sort_key),
+            expected_version=expected_version,
+            write_id=write_id,
+            now=self._now(),
+            expires_at=self._expiry(),
+            assignments=body,
+            names={"#body": BODY, "#ref": BODY_REF},
+            values=values,
+        )
+        if version is None:
+            raise RecordConflictError(f"record {name} of {session} moved past version {expected_version}")
+        return version
 
     async def list_records(self, session: str, prefix: str, *, limit: int = 1000) -> list[Record]:
         items = await query_all(
