@@ -2,8 +2,6 @@
 (tests/scripted.py): no server, no AWS, no network."""
 
 import pytest
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
 from scripted import agent
 
 from a2a_core.testing import run_agent, text_of
@@ -28,19 +26,10 @@ async def test_a_later_task_of_the_context_continues_the_conversation() -> None:
         assert text_of(later.artifacts[-1].parts) == "You first said: count the quick brown fox"
 
 
-class FreshWorker(AgentExecutor):
-    """Every turn on an executor built anew, as a fresh worker (another Lambda instance) runs it:
-    only what the kit stored carries over."""
-
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await agent().execute(context, event_queue)
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await agent().cancel(context, event_queue)
-
-
 async def test_turn_2_on_a_fresh_worker_continues_the_conversation() -> None:
-    async with run_agent(FreshWorker()) as a:
+    # fresh_worker: each turn on the agent imported anew, as on another Lambda worker: only
+    # what the kit stored (the framework's session, through its store) carries over.
+    async with run_agent(agent, fresh_worker=True) as a:
         first = await a.send("count the quick brown fox")
         later = await a.send("What did I ask you first?", context_id=first.context_id)
         assert text_of(later.artifacts[-1].parts) == "You first said: count the quick brown fox"

@@ -2,8 +2,6 @@
 (tests/scripted.py): no server, no AWS, no network."""
 
 import pytest
-from a2a.server.agent_execution import AgentExecutor, RequestContext
-from a2a.server.events import EventQueue
 from scripted import agent
 
 from a2a_core.testing import TaskResult, run_agent, text_of
@@ -35,19 +33,10 @@ async def test_it_does_not_count_without_approval() -> None:
         assert text_of(task.artifacts[-1].parts) == "The user did not approve."
 
 
-class FreshWorker(AgentExecutor):
-    """Every turn on an executor built anew, as a fresh worker (another Lambda instance) runs it:
-    only what the kit stored carries over."""
-
-    async def execute(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await agent().execute(context, event_queue)
-
-    async def cancel(self, context: RequestContext, event_queue: EventQueue) -> None:
-        await agent().cancel(context, event_queue)
-
-
 async def test_the_approval_on_a_fresh_worker_completes_the_task() -> None:
-    async with run_agent(FreshWorker()) as a:
+    # fresh_worker: each turn on the agent imported anew, as on another Lambda worker: only
+    # what the kit stored (the framework's session, through its store) carries over.
+    async with run_agent(agent, fresh_worker=True) as a:
         task = await a.send("count the quick brown fox")
         assert task.state == "input-required"
         task = await a.reply(task, approval(task, "yes"))
@@ -56,7 +45,9 @@ async def test_the_approval_on_a_fresh_worker_completes_the_task() -> None:
 
 
 async def test_a_later_task_on_a_fresh_worker_sees_the_first_tasks_messages() -> None:
-    async with run_agent(FreshWorker()) as a:
+    # fresh_worker: each turn on the agent imported anew, as on another Lambda worker: only
+    # what the kit stored (the framework's session, through its store) carries over.
+    async with run_agent(agent, fresh_worker=True) as a:
         first = await a.send("count the quick brown fox")
         first = await a.reply(first, approval(first, "yes"))
         later = await a.send("What did I ask you first?", context_id=first.context_id)
