@@ -2,8 +2,9 @@
 them, on their scripted models, served by ``a2a-serverless dev --state-dir S``; turn 1, dev
 SIGKILLed, dev started again on S, turn 2 (what the next Lambda invocation looks like). And the
 framework adapters' own tests (tests/frameworks/*_sessions.py), run in each framework's
-environment on memory and on moto, and the projects through the worker Lambda handler with each
-turn in a freshly imported worker instance (tests/frameworks/worker_lambda_sessions.py).
+environment on memory and on moto, and the projects (agent-framework's too) through the worker
+Lambda handler with each turn in a freshly imported worker instance
+(tests/frameworks/worker_lambda_sessions.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from clients import sdk13
 from dev_server import TESTS_DIR, DevServer
 from e2e.test_frameworks import (
     ADK,
+    AGENT_FRAMEWORK,
     FRAMEWORK_STARTUP_TIMEOUT,
     REPO,
     STRANDS,
@@ -111,8 +113,15 @@ async def test_strands_an_approval_after_a_restart_completes_the_task(served: Re
         (STRANDS, "strands_sessions.py"),
         *((f, "worker_lambda_sessions.py") for f in ADK.values()),
         (STRANDS, "worker_lambda_sessions.py"),
+        (AGENT_FRAMEWORK, "worker_lambda_sessions.py"),
     ],
-    ids=[*ADK, "strands", *(f"{name}-worker-lambda" for name in ADK), "strands-worker-lambda"],
+    ids=[
+        *ADK,
+        "strands",
+        *(f"{name}-worker-lambda" for name in ADK),
+        "strands-worker-lambda",
+        "agent-framework-worker-lambda",
+    ],
 )
 def test_the_framework_adapters_tests_pass_in_its_environment(framework: Framework, tests: str) -> None:
     """The adapters on memory and moto; the templates' projects through the worker Lambda

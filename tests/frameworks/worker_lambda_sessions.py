@@ -1,7 +1,9 @@
-"""The adk and strands projects as ``init`` makes them, through the worker Lambda handler on moto:
+"""The adk, strands and agent-framework projects as ``init`` makes them, through the worker Lambda
+handler on moto:
 each turn in another worker instance (the handler imported afresh, the project's executor built
 anew), so only what the store keeps carries over. Runs in a framework's environment
-(``FRAMEWORK_TEMPLATE=adk|strands`` picks the project); ``tests/e2e/test_framework_sessions.py`` runs it.
+(``FRAMEWORK_TEMPLATE=adk|strands|agent-framework`` picks the project);
+``tests/e2e/test_framework_sessions.py`` runs it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ pytest_plugins = ["frameworks.stores"]  # the emulator
 pytestmark = pytest.mark.filterwarnings(r"ignore:\[EXPERIMENTAL\]:UserWarning")
 
 REPO = Path(__file__).resolve().parents[2]
+# What each project's scripted model is asked first and later, and its memory's answer.
+ASKED = {
+    "agent-framework": ("the quick brown fox", "What did I say first?"),
+    "adk": ("count the quick brown fox", "What did I ask first?"),
+    "strands": ("count the quick brown fox", "What did I ask first?"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +105,8 @@ def answer(found: Task) -> str:
 def test_each_turn_on_a_fresh_worker_instance(
     project: str, monkeypatch: pytest.MonkeyPatch, deployment: Deployment
 ) -> None:
-    first_id = send(deployment, TextPart(text="count the quick brown fox"))
+    first_text, later_text = ASKED[project]
+    first_id = send(deployment, TextPart(text=first_text))
     run_queued(fresh_worker(monkeypatch, deployment), deployment)
     first = task(deployment, first_id)
     if project == "strands":
@@ -110,8 +119,8 @@ def test_each_turn_on_a_fresh_worker_instance(
         first = task(deployment, first_id)
     assert first.status.state == TaskState.completed
     assert answer(first) == "That is 4 words."
-    later_id = send(deployment, TextPart(text="What did I ask first?"), context_id=first.context_id)
+    later_id = send(deployment, TextPart(text=later_text), context_id=first.context_id)
     run_queued(fresh_worker(monkeypatch, deployment), deployment)
     later = task(deployment, later_id)
     assert later.status.state == TaskState.completed
-    assert answer(later) == "You first said: count the quick brown fox"
+    assert answer(later) == f"You first said: {first_text}"
