@@ -82,6 +82,45 @@ print(json.dumps(seen))
 """
 
 
+# Container credentials, as Lambda may hand a SnapStart function its role's instead of keys in
+# the environment: every GET answers the next set of keys.
+CREDENTIALS_CHILD = """
+import json, sys
+import a2a_core.functions.worker.handler as handler
+import snapshot_restore_py as hooks
+chain = handler.adapters.clients.dynamodb.credentials
+hooks.run_before_snapshot()
+seen = {"chain_imported": "botocore.credentials" in sys.modules, "before": chain().access_key}
+hooks.run_after_restore()
+seen["after"] = chain().access_key
+seen["again"] = chain().access_key
+print(json.dumps(seen))
+"""
+
+
+class _Credentials(http.server.BaseHTTPRequestHandler):
+    served: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.served.append(self.headers.get("Authorization", ""))
+        body = json.dumps(
+            {
+                "AccessKeyId": f"AKID{len(self.served)}",
+                "SecretAccessKey": "secret",
+                "Token": "token",
+                "Expiration": "2099-01-01T00:00:00Z",
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return None
+
+
 class _Counting(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: a client may reuse the connection
     connections: ClassVar[list[object]] = []
@@ -111,13 +150,16 @@ def server() -> Iterator[tuple[str, list[object]]]:
         httpd.shutdown()
 
 
-def cold_start(tmp_path: Path, url: str = "http://127.0.0.1:9/", **env: str) -> dict[str, Any]:
+def cold_start(
+    tmp_path: Path, url: str = "http://127.0.0.1:9/", child: str = "", **env: str
+) -> dict[str, Any]:
     (tmp_path / "snap_agent.py").write_text(AGENT)
     paths = [str(RUNTIME), str(tmp_path), str(ROOT / "src")]
-    code = f"API_ONLY = {API_ONLY!r}\nURL = {url!r}\n{CHILD}"
+    code = child or f"API_ONLY = {API_ONLY!r}\nURL = {url!r}\n{CHILD}"
+    environment = {**os.environ, **DEPLOYED, "PYTHONPATH": os.pathsep.join(paths), **env}
     done = subprocess.run(  # noqa: S603
         [sys.executable, "-c", code],
-        env={**os.environ, **DEPLOYED, "PYTHONPATH": os.pathsep.join(paths), **env},
+        env={name: value for name, value in environment.items() if value},
         capture_output=True,
         text=True,
         timeout=120,
@@ -163,3 +205,26 @@ def test_after_a_restore_no_connection_credentials_or_random_state_of_the_snapsh
     first, second, without_hooks = seen["draws"]
     assert first != second  # each restored environment draws its own numbers
     assert without_hooks not in (first, second)
+
+
+def test_after_a_restore_the_credentials_are_read_anew(tmp_path: Path) -> None:
+    served: list[str] = []
+    handler = type("Handler", (_Credentials,), {"served": served})
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        seen = cold_start(
+            tmp_path,
+            child=CREDENTIALS_CHILD,
+            AWS_LAMBDA_INITIALIZATION_TYPE="snap-start",
+            AWS_ACCESS_KEY_ID="",  # none in the environment: the container's, from the endpoint
+            AWS_SECRET_ACCESS_KEY="",
+            AWS_CONTAINER_CREDENTIALS_FULL_URI=f"http://127.0.0.1:{httpd.server_address[1]}/credentials",
+            AWS_CONTAINER_AUTHORIZATION_TOKEN="lambda-token",
+            AWS_CONFIG_FILE=os.devnull,
+            AWS_SHARED_CREDENTIALS_FILE=os.devnull,
+            AWS_EC2_METADATA_DISABLED="true",
+        )
+        httpd.shutdown()
+    # Found once before the snapshot (the chain in it), once after the restore, then kept.
+    assert seen == {"chain_imported": True, "before": "AKID1", "after": "AKID2", "again": "AKID2"}
+    assert served == ["lambda-token", "lambda-token"]
