@@ -141,12 +141,13 @@ def run_handler(
     record_imports: bool = False,
     timeout: float = 120.0,
     snap_start: bool = False,
+    interpreter: str | None = None,
 ) -> tuple[dict[str, Any], float]:
     """Import ``module`` in a fresh interpreter seeing only ``paths`` and call its ``handler``
     with each event: what the child wrote (`function_trace.child`), and the process's wall time.
     ``snap_start``: initialized as SnapStart initializes a version, its snapshot hooks run, then
     its restore hooks, before the events (the runtime's hook library, `SNAPSHOT_RUNTIME`, is on
-    its path)."""
+    its path). ``interpreter``: another Python than this one (a framework's environment)."""
     spec = {
         "mode": "lambda",
         "module": module,
@@ -159,7 +160,7 @@ def run_handler(
     if snap_start:
         env = {**env, "AWS_LAMBDA_INITIALIZATION_TYPE": "snap-start"}
         paths = [*paths, SNAPSHOT_RUNTIME]
-    return _run_child(spec, env, paths, timeout)
+    return _run_child(spec, env, paths, timeout, interpreter)
 
 
 def _exercise_web(
@@ -217,10 +218,14 @@ def child_env(env: Mapping[str, str], paths: Sequence[Path]) -> dict[str, str]:
 
 
 def _run_child(
-    spec: dict[str, Any], env: Mapping[str, str], paths: Sequence[Path], timeout: float
+    spec: dict[str, Any],
+    env: Mapping[str, str],
+    paths: Sequence[Path],
+    timeout: float,
+    interpreter: str | None = None,
 ) -> tuple[dict[str, Any], float]:
     started = time.perf_counter()
-    with _child(spec, env, paths) as (process, result):
+    with _child(spec, env, paths, interpreter) as (process, result):
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -231,7 +236,7 @@ def _run_child(
 
 @contextlib.contextmanager
 def _child(
-    spec: Mapping[str, Any], env: Mapping[str, str], paths: Sequence[Path]
+    spec: Mapping[str, Any], env: Mapping[str, str], paths: Sequence[Path], interpreter: str | None = None
 ) -> Iterator[tuple[subprocess.Popen[bytes], dict[str, Any]]]:
     """The child running ``spec``; once it has ended, the dict holds what it wrote. Raises
     `ExerciseError` with its stderr if it fails."""
@@ -239,7 +244,7 @@ def _child(
     with tempfile.TemporaryDirectory(prefix="a2a-exercise-") as scratch:
         spec_file, out, errors = (Path(scratch) / name for name in ("spec.json", "out.json", "stderr"))
         spec_file.write_text(json.dumps(spec))
-        command = [sys.executable, "-S", "-P", str(CHILD), str(spec_file), str(out)]
+        command = [interpreter or sys.executable, "-S", "-P", str(CHILD), str(spec_file), str(out)]
         with (
             errors.open("wb") as stderr,
             subprocess.Popen(  # noqa: S603

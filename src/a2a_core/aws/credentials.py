@@ -38,6 +38,12 @@ class CredentialChain:
         found = environment_credentials()
         return found if found is not None else self._from_botocore()
 
+    def reset(self) -> None:
+        """Find the credentials anew on the next call (after a SnapStart restore: those of the
+        snapshot may have expired, and a restored environment gets its own)."""
+        with self._lock:
+            self._botocore = None
+
     def _from_botocore(self) -> Credentials:
         with self._lock:
             if self._botocore is None:

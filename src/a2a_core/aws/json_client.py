@@ -149,8 +149,9 @@ class AwsJsonClient:
         return self._finish(operation, params, answer)
 
     def reset(self) -> None:
-        """Forget the open connections (after a SnapStart restore)."""
+        """Forget the open connections and the credentials found (after a SnapStart restore)."""
         self.pool.reset()
+        self.credentials.reset()
 
     def _attempt(
         self, operation: str, headers: dict[str, str], body: bytes, attempt: int

@@ -185,6 +185,20 @@ def check_limits(
         raise ConfigurationError(f"retention_days must be at least 1, got {retention_days}")
 
 
+def check_worker_snap_start(worker_snap_start: bool, python: tuple[int, ...], image: bool) -> None:
+    if not worker_snap_start:
+        return
+    if python < (3, 12):
+        raise ConfigurationError(
+            "worker_snap_start=True: Lambda SnapStart runs Python 3.12 and later; set runtime"
+        )
+    if image:
+        raise ConfigurationError(
+            "worker_snap_start=True needs worker_package=WorkerPackage.ZIP: SnapStart snapshots "
+            "functions of a managed runtime, and the CDK refuses it for a container image"
+        )
+
+
 def check_snap_start(snap_start: bool, python: tuple[int, ...], streaming: StreamingMode) -> None:
     if not snap_start:
         return

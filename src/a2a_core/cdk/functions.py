@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
-from aws_cdk import Aws, Duration, Fn, Stack
+from aws_cdk import Acknowledgment, Aws, Duration, Fn, Stack, Validations
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -56,6 +56,7 @@ SERVICE_VARIABLES = frozenset(
         WORKER_SECRETS_ENV,
     }
 )
+SNAP_START_PUBLISH = "Annotation::@aws-cdk/aws-lambda:snapStartRequirePublish"
 # Fetching the issuer's JWKS is bounded at 5 s; a verdict otherwise takes milliseconds.
 AUTHORIZER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(10))
 # Construct id of each function -> its name in `a2a_core.bundling.closures` and `a2a_core.functions`.
@@ -167,11 +168,18 @@ class ServiceFunctions(Construct):
             environment={**signing_key, **web_adapter.ENVIRONMENT},
         )
 
-    def live_alias(self, function: lambda_.Function) -> lambda_.Alias:
-        """``live``: the function's current version, published by every deploy that changes the
-        function (its code, configuration or environment), which SnapStart snapshots; callers
-        invoke the alias, never ``$LATEST`` (which SnapStart does not serve)."""
-        return lambda_.Alias(self, "ApiLive", alias_name="live", version=function.current_version)
+    def live_alias(self, name: str) -> lambda_.Alias:
+        """``live``: the current version of the function ``name`` (``Api``, ``Worker``), published
+        by every deploy that changes the function (its code, configuration or environment), which
+        SnapStart snapshots; callers invoke the alias, never ``$LATEST`` (which SnapStart does not
+        serve)."""
+        function = self.functions[name]
+        alias = lambda_.Alias(self, f"{name}Live", alias_name="live", version=function.current_version)
+        # CDK warns of SnapStart on any function, in case nothing publishes it: this alias does.
+        Validations.of(function).acknowledge(
+            Acknowledgment(id=SNAP_START_PUBLISH, reason=f"{name}Live publishes each deploy's version")
+        )
+        return alias
 
     def add_authorizer(self, jwt: JwtIssuer) -> lambda_.Function:
         return self.add(
@@ -194,10 +202,12 @@ class ServiceFunctions(Construct):
         image: bool = False,
         environment: Mapping[str, str] | None = None,
         secrets: Mapping[str, WorkerSecret] | None = None,
+        snap_start: bool = False,
     ) -> lambda_.Function:
         """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`).
         ``environment`` is the worker's alone; ``secrets`` too: the worker gets each one's ARN
-        (``A2A_WORKER_SECRETS``) and may read it, and reads it at cold start (`a2a_core.aws.secrets`)."""
+        (``A2A_WORKER_SECRETS``) and may read it, and reads it at cold start (`a2a_core.aws.secrets`).
+        With ``snap_start`` its published versions are snapshotted (`live_alias`)."""
         found = {name: self._secret(name, where) for name, where in (secrets or {}).items()}
         variables = worker_variables(self, environment or {}, found)
         function = self.add(
@@ -207,6 +217,7 @@ class ServiceFunctions(Construct):
             description="Runs the agent, one turn per SQS run operation",
             environment=variables,
             image=image,
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
         )
         for secret in found.values():
             secret.grant_read(function)

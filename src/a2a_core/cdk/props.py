@@ -121,6 +121,11 @@ class A2AServiceProps:
     invokes its alias ``live``, moved to each deploy's version. Python 3.12+, buffered API only.
     Costs a cache charge per published version and a restore charge per new environment
     (docs/benchmarks.md, "What SnapStart costs")."""
+    worker_snap_start: bool = False
+    """The worker function resumes its cold starts from a SnapStart snapshot, taken when a version
+    is published, after the agent and its framework are imported and built: the run queue's
+    event source invokes its alias ``live``. Python 3.12+, .zip worker only. The worker's secrets
+    are read once, into the snapshot; the same cache and restore charges as ``snap_start``."""
     web_adapter_layer_arn: str | None = None
     code: lambda_.Code | None = None
     """One asset for every function instead of each function's own bundle (what it imports)."""
@@ -164,6 +169,11 @@ class A2AServiceProps:
         if self.runtime.family != lambda_.RuntimeFamily.PYTHON or _version(self.runtime) < MIN_PYTHON:
             raise ConfigurationError(f"runtime must be Python 3.11 or later, got {self.runtime.name}")
         checks.check_snap_start(self.snap_start, _version(self.runtime), self.streaming_mode)
+        checks.check_worker_snap_start(
+            self.worker_snap_start,
+            _version(self.runtime),
+            image=self.worker_package is WorkerPackage.CONTAINER_IMAGE,
+        )
         parse_models(self.bedrock_models)
         checks.check_worker_variables(self.worker_environment or {}, self.worker_secrets or {})
 

@@ -251,7 +251,7 @@ class A2AService(Construct):
             snap_start=props.snap_start,
         )
         # What the front door invokes: the alias of the snapshotted versions under SnapStart.
-        self.api_alias = self.functions.live_alias(self.api_function) if props.snap_start else None
+        self.api_alias = self.functions.live_alias("Api") if props.snap_start else None
         # An HTTP API checks JWTs itself; the REST API needs a Lambda authorizer for them.
         self.authorizer_function = (
             self.functions.add_authorizer(self.jwt)
@@ -263,7 +263,10 @@ class A2AService(Construct):
             image=props.worker_package is WorkerPackage.CONTAINER_IMAGE,
             environment=props.worker_environment,
             secrets=props.worker_secrets,
+            snap_start=props.worker_snap_start,
         )
+        # What the run queue invokes: the alias of the snapshotted versions under SnapStart.
+        self.worker_alias = self.functions.live_alias("Worker") if props.worker_snap_start else None
         self.dead_letter_function = self.functions.add_dead_letter(props.dead_letter_function)
 
     def _connect(self, worker_batch_size: int, worker_max_concurrency: int) -> None:
@@ -275,7 +278,7 @@ class A2AService(Construct):
         self.signing_key.grant(self.api_function, "kms:GetPublicKey")
         for statement in model_statements(self, self.props.models):
             self.worker_function.add_to_role_policy(statement)
-        self.worker_function.add_event_source(
+        (self.worker_alias or self.worker_function).add_event_source(
             sources.SqsEventSource(
                 self.queues.queue,
                 batch_size=worker_batch_size,

@@ -13,7 +13,6 @@ import functools
 import hashlib
 from typing import TYPE_CHECKING
 
-from a2a_core.auth import Authenticator, build_authenticator
 from a2a_core.compose.adapters import Adapters
 from a2a_core.core.tasklog.store import TaskStore
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
@@ -21,6 +20,7 @@ from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 if TYPE_CHECKING:
     from mypy_boto3_kms import KMSClient
 
+    from a2a_core.auth import Authenticator
     from a2a_core.aws.clients import AwsClients
     from a2a_core.aws.dynamodb.api_keys import DynamoDBApiKeyStore
     from a2a_core.aws.dynamodb.context_store import DynamoDBContextStore
@@ -228,6 +228,7 @@ def build_app_authenticator(settings: Settings, clients: AwsClients) -> Authenti
     imported only when used, so the other deployments' cold starts do not pay for them."""
     if settings.front_door != "function_url" or settings.auth_mode != "api_key":
         return None
+    from a2a_core.auth import build_authenticator  # the API's: no other function authenticates
     from a2a_core.aws.dynamodb.rate_buckets import DynamoDBRateBuckets
 
     return build_authenticator(

@@ -16,7 +16,6 @@ import json
 import logging
 import uuid
 from typing import Any
-from urllib.parse import urlsplit
 
 from a2a_core.compose import compose_server
 from a2a_core.compose.adapters import InMemoryAdapters
@@ -111,9 +110,6 @@ async def _json(app: Any, method: str, path: str, body: Any, headers: dict[str, 
 
 def _tls(settings: Settings) -> None:
     """Load the CA file the lean clients check AWS's certificates against."""
-    from a2a_core.aws.clients import lean_endpoint
-    from a2a_core.aws.http_pool import tls_context
+    from a2a_core.aws.http_pool import warm_tls
 
-    url = lean_endpoint("dynamodb", settings.aws_region, settings.aws_endpoint_url)
-    if url is not None and url.startswith("https://"):
-        tls_context(urlsplit(url).hostname or "")
+    warm_tls(settings.aws_region, settings.aws_endpoint_url)
