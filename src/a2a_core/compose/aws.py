@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from a2a_core.auth import Authenticator, build_authenticator
 from a2a_core.compose.adapters import Adapters
 from a2a_core.core.tasklog.store import TaskStore
-from a2a_core.core.turn.long_turns import TurnLauncher
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
@@ -32,6 +31,7 @@ if TYPE_CHECKING:
     from a2a_core.aws.kms_signer import KmsSigner
     from a2a_core.aws.sqs_broker import SqsBroker, SqsMessages
     from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
+    from a2a_core.core.turn.long_turns import TurnLauncher
 
 _DAY = 24 * 3600
 
