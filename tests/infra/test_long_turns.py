@@ -15,11 +15,15 @@ from aws_cdk.assertions import Template
 from cfnlint.api import lint  # type: ignore[import-untyped]
 from cfnlint.config import ManualArgs  # type: ignore[import-untyped]
 
+from a2a_core.bundling import modules
+from a2a_core.bundling.build import KIT_SOURCE
+from a2a_core.bundling.plan import BOTOCORE_FAMILY, LONG_WORKER, BundleOptions, BundlePlan
 from a2a_core.cdk import A2AService, A2AServiceProps, A2AStack
 from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.long_worker import LAUNCHER_VARIABLES
 from a2a_core.cdk.options import LongTurnOptions
 from a2a_core.cdk.testing import checked_app, properties, resource
+from a2a_core.project import find_project
 
 PROFILE = "us.anthropic.claude-sonnet-4-20250514-v1:0"
 SECRET_ARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:openai-AbCdEf"
@@ -227,3 +231,16 @@ def test_long_turns_start_past_the_lambda_workers_timeout_less_its_margin(
     app = App(outdir=str(tmp_path), context={SKIP_BUNDLING_CONTEXT: True})
     service = A2AService(Stack(app, "Turns"), "Service", A2AServiceProps(max_turn_seconds=turn))
     assert (service.long_turns is not None) is fargate
+
+
+def test_the_containers_bundle_is_the_workers_with_botocore_and_the_entry_point() -> None:
+    plan = BundlePlan(find_project(), BundleOptions())
+    worker, container = plan.bundle("worker"), plan.long_worker_bundle()
+    assert not worker.spec.include_boto3  # the Lambda runtime brings botocore to the worker
+    assert set(BOTOCORE_FAMILY) <= set(container.spec.installed)
+    pinned = {line.partition("==")[0] for line in container.requirements.splitlines()}
+    assert set(worker.requirements.splitlines()) <= set(container.requirements.splitlines())
+    assert set(BOTOCORE_FAMILY) <= pinned
+    entry = modules.reachable([LONG_WORKER, f"{LONG_WORKER}.__main__"], KIT_SOURCE)
+    assert set(worker.spec.kit_modules) | entry == set(container.spec.kit_modules)
+    assert container.asset_hash() != worker.asset_hash()  # its own image, built beside the worker's

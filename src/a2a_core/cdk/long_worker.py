@@ -66,6 +66,7 @@ ENTRY_POINT = ("python", "-m", LONG_WORKER)
 
 
 def dockerfile(python_version: str) -> str:
+    """The long-turn worker image's Dockerfile, for the runtime's Python version."""
     return DOCKERFILE.format(base=BASE_IMAGE, python=python_version, entry=LONG_WORKER)
 
 
@@ -211,23 +212,18 @@ class LongTurnWorker(Construct):
             function.add_environment(name, value)
 
     def launcher_environment(self) -> dict[str, str]:
+        """Where the worker starts long turns: `a2a_core.settings.Settings`' ``long_turn_*``."""
         stack = Stack.of(self)
-        variables = dict(
-            zip(
-                LAUNCHER_VARIABLES,
-                (
-                    self.cluster.cluster_arn,
-                    self.task_definition.task_definition_arn,
-                    stack.to_json_string(self.subnets.subnet_ids),
-                    stack.to_json_string([self.security_group.security_group_id]),
-                    str(self.options.public_ip).lower(),
-                    CONTAINER,
-                    "fargate_spot" if self.options.spot else "fargate",
-                ),
-                strict=True,
-            )
+        values = (
+            self.cluster.cluster_arn,
+            self.task_definition.task_definition_arn,
+            stack.to_json_string(self.subnets.subnet_ids),
+            stack.to_json_string([self.security_group.security_group_id]),
+            str(self.options.public_ip).lower(),
+            CONTAINER,
+            "fargate_spot" if self.options.spot else "fargate",
         )
-        return variables
+        return dict(zip(LAUNCHER_VARIABLES, values, strict=True))
 
     def failure_metric(self) -> cloudwatch.Metric:
         """Errors the long-turn worker logged (a failed turn, a crash's traceback), per minute."""
