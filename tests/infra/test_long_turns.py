@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from aws_cdk import App, Stack, cx_api
+from aws_cdk import aws_ec2 as ec2
 from aws_cdk.assertions import Template
 from cfnlint.api import lint  # type: ignore[import-untyped]
 from cfnlint.config import ManualArgs  # type: ignore[import-untyped]
@@ -21,7 +22,7 @@ from a2a_core.bundling.plan import BOTOCORE_FAMILY, LONG_WORKER, BundleOptions, 
 from a2a_core.cdk import A2AService, A2AServiceProps, A2AStack
 from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.long_worker import LAUNCHER_VARIABLES
-from a2a_core.cdk.options import LongTurnOptions
+from a2a_core.cdk.options import ConfigurationError, LongTurnOptions
 from a2a_core.cdk.testing import checked_app, properties, resource
 from a2a_core.project import find_project
 
@@ -244,3 +245,35 @@ def test_the_containers_bundle_is_the_workers_with_botocore_and_the_entry_point(
     entry = modules.reachable([LONG_WORKER, f"{LONG_WORKER}.__main__"], KIT_SOURCE)
     assert set(worker.spec.kit_modules) | entry == set(container.spec.kit_modules)
     assert container.asset_hash() != worker.asset_hash()  # its own image, built beside the worker's
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"cpu": 300}, "cpu is one of"),
+        ({"cpu": 1024, "memory_mb": 1024}, "2048 to 8192 in steps of 1024, got 1024"),
+        ({"cpu": 256, "memory_mb": 1536}, "512, 1024, 2048, got 1536"),
+        ({"ephemeral_storage_gib": 10}, "21 to 200"),
+        ({"subnets": ec2.SubnetSelection(subnet_type=ec2.SubnetType.PUBLIC)}, "pass vpc too"),
+    ],
+)
+def test_task_sizes_fargate_cannot_run_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        LongTurnOptions(**options)
+
+
+def test_a_vpc_of_the_deployers_with_private_subnets(tmp_path: Path) -> None:
+    context = {SKIP_BUNDLING_CONTEXT: True, "aws:cdk:enable-path-metadata": True}
+    stack = Stack(App(outdir=str(tmp_path), context=context), "OwnVpc")
+    vpc = ec2.Vpc(stack, "Vpc", max_azs=2, nat_gateways=1)
+    options = LongTurnOptions(vpc=vpc, public_ip=False, cpu=2048, memory_mb=8192)
+    service = A2AService(stack, "Service", A2AServiceProps(max_turn_seconds=1800, long_turns=options))
+    template = Template.from_stack(stack)
+    template.resource_count_is("AWS::EC2::VPC", 1)  # the deployer's, no second one
+    environment = worker_environment(template)
+    assert environment["A2A_LONG_TURN_PUBLIC_IP"] == "false"
+    private = {subnet.subnet_id for subnet in vpc.private_subnets}
+    assert service.long_turns is not None
+    assert set(service.long_turns.subnets.subnet_ids) == private
+    task = properties(template, "AWS::ECS::TaskDefinition", "LongTurns/Task/Resource")
+    assert (task["Cpu"], task["Memory"]) == ("2048", "8192")

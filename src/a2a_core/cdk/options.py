@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from aws_cdk import Duration
@@ -164,6 +165,41 @@ class LongTurnOptions:
     vpc: ec2.IVpc | None = None
     subnets: ec2.SubnetSelection | None = None
     public_ip: bool = True
+
+    def __post_init__(self) -> None:
+        sizes = FARGATE_MEMORY.get(self.cpu)
+        if sizes is None:
+            raise ConfigurationError(f"long_turns: cpu is one of {sorted(FARGATE_MEMORY)}, got {self.cpu}")
+        if self.memory_mb not in sizes:
+            raise ConfigurationError(
+                f"long_turns: with cpu={self.cpu}, Fargate takes memory_mb of {_sizes(sizes)}, "
+                f"got {self.memory_mb}"
+            )
+        storage = self.ephemeral_storage_gib
+        if storage is not None and not 21 <= storage <= 200:
+            raise ConfigurationError(
+                f"long_turns: ephemeral_storage_gib is 21 to 200 (None: 20), got {storage}"
+            )
+        if self.subnets is not None and self.vpc is None:
+            raise ConfigurationError("long_turns: subnets select from the vpc you pass; pass vpc too")
+
+
+# Fargate's task sizes (Linux, either architecture): cpu units -> the memory_mb it takes.
+FARGATE_MEMORY: dict[int, Sequence[int]] = {
+    256: (512, 1024, 2048),
+    512: range(1024, 4097, 1024),
+    1024: range(2048, 8193, 1024),
+    2048: range(4096, 16385, 1024),
+    4096: range(8192, 30721, 1024),
+    8192: range(16384, 61441, 4096),
+    16384: range(32768, 122881, 8192),
+}
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    if isinstance(sizes, range):
+        return f"{sizes.start} to {sizes[-1]} in steps of {sizes.step}"
+    return ", ".join(map(str, sizes))
 
 
 LONG_TURNS = LongTurnOptions()
