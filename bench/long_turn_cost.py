@@ -14,11 +14,13 @@ or tools: AWS puts agents' I/O wait at 30-70% of their time) and memory at its p
 
     python bench/long_turn_cost.py            # 1, 10 and 60 minute turns
     python bench/long_turn_cost.py --smoke    # one 1-minute turn, the same arithmetic
+    python bench/long_turn_cost.py --json     # the figures as one JSON object
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import dataclass
 
 from cost_model import PRICES
@@ -96,6 +98,21 @@ def report(minutes: list[float], task: Task, peak_gb: float) -> str:
     return "\n".join(lines)
 
 
+def as_json(minutes: list[float], task: Task, peak_gb: float) -> dict[str, object]:
+    """The same figures, per turn length in minutes."""
+    turns = {}
+    for minute in minutes:
+        work = minute * 60
+        turns[f"{minute:g}"] = {
+            "fargate": fargate(work, task),
+            "fargate_spot": fargate(work, task, spot=True),
+            "agentcore_30": agentcore(work, active_share=0.3, peak_gb=peak_gb),
+            "agentcore_70": agentcore(work, active_share=0.7, peak_gb=peak_gb),
+            "lambda_worker": lambda_worker(work, task.memory_gb),
+        }
+    return {"task": vars(task) | {"peak_gb": peak_gb}, "turns": turns}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--smoke", action="store_true", help="one 1-minute turn (the tests' run)")
@@ -106,9 +123,14 @@ def main() -> None:
     )
     parser.add_argument("--start-seconds", type=float, default=30.0)
     parser.add_argument("--heartbeat-seconds", type=float, default=30.0)
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
     args = parser.parse_args()
     task = Task(args.vcpu, args.memory_gb, args.start_seconds, args.heartbeat_seconds)
-    print(report([1] if args.smoke else [1, 10, 60], task, args.peak_gb))
+    minutes: list[float] = [1] if args.smoke else [1, 10, 60]
+    if args.json:
+        print(json.dumps(as_json(minutes, task, args.peak_gb)))
+    else:
+        print(report(minutes, task, args.peak_gb))
 
 
 if __name__ == "__main__":
