@@ -35,6 +35,21 @@ PRICES = {
     "kms_asymmetric_request": 0.15 / 1e4,  # ECC_NIST_P256 Sign: "asymmetric, except RSA 2048"
     "snapstart_cache_gb_second": 0.0000015046,  # per published version, while it is cached
     "snapstart_restore_gb": 0.0001397998,  # per execution environment restored
+    # The long-turn worker (`bench/long_turn_cost.py`): Fargate Linux/ARM, on-demand, per second
+    # with a one-minute minimum; ephemeral storage past the free 20 GB; the public IPv4 address
+    # each task holds while it runs. Looked up 2026-12-02 (AWS Fargate and VPC pricing, us-east-1).
+    "fargate_arm_vcpu_second": 0.03238 / 3600,
+    "fargate_arm_gb_second": 0.00356 / 3600,
+    "fargate_storage_gb_second": 0.000111 / 3600,
+    "public_ipv4_hour": 0.005,
+    # Fargate Spot's discount on the on-demand price: "up to 70%"; Spot prices move with capacity.
+    "fargate_spot_share": 0.30,
+    # Amazon Bedrock AgentCore Runtime (the pricing page, aws.amazon.com/bedrock/agentcore/pricing,
+    # as quoted 2026-09-29 and 2026-10-11 by third-party snapshots of it, read 2026-12-02): CPU
+    # billed on active use only (none while the agent waits on I/O), memory on the peak so far
+    # (128 MB minimum), per second with a one-second minimum.
+    "agentcore_vcpu_second": 0.0895 / 3600,
+    "agentcore_gb_second": 0.00945 / 3600,
 }
 GB = 1024**3
 MONTH_DAYS = 365.25 / 12

@@ -12,7 +12,8 @@ behind API Gateway, streaming behind a function URL), ``a2a:front_door`` (``rest
 ``http_api`` | ``function_url``), ``a2a:edge`` (``true``: CloudFront and WAF in front of the
 function URL; ``a2a:edge_web_acl_arn``, ``a2a:edge_waf``), ``a2a:architecture`` (``arm64`` |
 ``x86_64``), ``a2a:alarm_topic_arn``, ``a2a:domain_name`` + ``a2a:certificate_arn``, ``a2a:push``
-(``true`` adds push notifications), ``a2a:stack_name``, ``a2a:skip_bundling`` (placeholder code, for
+(``true`` adds push notifications), ``a2a:max_turn_seconds`` (past what the Lambda worker allows:
+the long-turn worker on ECS Fargate), ``a2a:stack_name``, ``a2a:skip_bundling`` (placeholder code, for
 tests only).
 """
 
@@ -72,6 +73,7 @@ def build(app: App) -> A2AStack:
         bytecode=Bytecode(context("bytecode", Bytecode.AUTO.value)),
         architecture=_ARCHITECTURES[context("architecture", "arm64") or "arm64"],
         custom_domain=CustomDomain(domain, certificate) if domain and certificate else None,
+        max_turn_seconds=int(turn) if (turn := context("max_turn_seconds")) else None,
     )
     stack = A2AStack(
         app,

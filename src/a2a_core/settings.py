@@ -12,7 +12,15 @@ import os
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from a2a_core.domain import AgentProvider, AgentSkill
 from a2a_core.domain.scalars import DEFAULT_FILE_URI_SCHEMES, SCHEME
@@ -154,6 +162,28 @@ class Settings(BaseModel):
     # that request on shorter turns, and a worker dying in them has its turn resumed only when the
     # queue's visibility timeout (6x the worker's timeout) ends.
     recovery_hold_after_seconds: float = Field(default=0.0, ge=0)
+
+    # The long-turn worker on ECS Fargate (a2a_core.aws.ecs_launcher): where the run queue's
+    # consumer starts one task per turn longer than the Lambda worker allows. Unset: no long turns.
+    long_turn_cluster: str | None = None  # the cluster's ARN (or name)
+    long_turn_task_definition: str | None = None  # the task definition's ARN (family:revision)
+    long_turn_subnets: list[str] = Field(default_factory=list)  # awsvpc: where the task's ENI goes
+    long_turn_security_groups: list[str] = Field(default_factory=list)
+    # A public IP lets a task in a public subnet reach ECR, CloudWatch and AWS's APIs without a
+    # NAT gateway (which bills by the hour); off for private subnets with their own egress.
+    long_turn_public_ip: bool = True
+    long_turn_container: str = "worker"  # the container whose environment carries the turn
+    # fargate: on-demand; fargate_spot: up to 70% cheaper, may be interrupted (the turn is taken over).
+    long_turn_capacity: Literal["fargate", "fargate_spot"] = "fargate"
+
+    @field_validator("long_turn_subnets", "long_turn_security_groups")
+    @classmethod
+    def _vpc_ids(cls, ids: list[str], info: ValidationInfo) -> list[str]:
+        prefix = "subnet-" if info.field_name == "long_turn_subnets" else "sg-"
+        bad = [value for value in ids if not value.startswith(prefix)]
+        if bad:
+            raise ValueError(f"not {prefix}... ids: {bad}")
+        return ids
 
     @field_validator("file_uri_schemes")
     @classmethod

@@ -165,7 +165,9 @@ def test_cfn_lint_passes(
 
 
 @pytest.mark.parametrize(
-    "context", [[], ["-c", "a2a:front_door=function_url"]], ids=["rest_api", "function_url"]
+    "context",
+    [[], ["-c", "a2a:front_door=function_url"], ["-c", "a2a:max_turn_seconds=3600"]],
+    ids=["rest_api", "function_url", "long_turns"],
 )
 def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path, context: list[str]) -> None:
     cdk = ROOT / "node_modules" / ".bin" / "cdk"
@@ -193,6 +195,11 @@ def test_cdk_cli_synthesizes_offline_without_credentials(tmp_path: Path, context
     front_doors = {"AWS::ApiGateway::RestApi", "AWS::Lambda::Url"} & {
         body["Type"] for body in template["Resources"].values()
     }
-    assert front_doors == ({"AWS::Lambda::Url"} if context else {"AWS::ApiGateway::RestApi"})
+    function_url = "a2a:front_door=function_url" in context
+    assert front_doors == ({"AWS::Lambda::Url"} if function_url else {"AWS::ApiGateway::RestApi"})
+    fargate = {"AWS::ECS::Cluster", "AWS::ECS::TaskDefinition"} & {
+        body["Type"] for body in template["Resources"].values()
+    }
+    assert bool(fargate) is ("a2a:max_turn_seconds=3600" in context)
     version = subprocess.run([str(cdk), "--version"], env=env, capture_output=True, text=True, check=True)  # noqa: S603
     assert version.stdout.startswith("2.")  # the 3.x CLI cannot read this aws-cdk-lib's assemblies

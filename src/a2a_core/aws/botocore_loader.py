@@ -26,7 +26,7 @@ from typing import Any
 
 from botocore.loaders import Loader, instance_cache
 
-SERVICES = ("dynamodb", "dynamodbstreams", "kms", "s3", "secretsmanager", "sqs", "ssm")
+SERVICES = ("dynamodb", "dynamodbstreams", "ecs", "kms", "s3", "secretsmanager", "sqs", "ssm")
 PRUNED_ENDPOINTS = Path(__file__).with_name("botocore_endpoints.json")
 
 

@@ -59,6 +59,8 @@ SERVICES = {
     # The worker's secrets, read once per cold start (a2a_core.aws.secrets).
     "secretsmanager": Service("secretsmanager", "secretsmanager", "1.1", frozenset({"SecretBinary"})),
     "ssm": Service("ssm", "AmazonSSM", "1.1"),
+    # RunTask, from the run queue's consumer, for turns longer than Lambda allows (ecs_launcher).
+    "ecs": Service("ecs", "AmazonEC2ContainerServiceV20141113", "1.1"),
 }
 THROTTLING_CODES = frozenset(
     {

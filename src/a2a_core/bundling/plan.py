@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -11,6 +12,12 @@ from a2a_core.bundling.bytecode import Bytecode, Compiler, find_compiler
 from a2a_core.bundling.requirements import agent_requirements, kit_pins, merge, requirement_name
 from a2a_core.bundling.uv import find_uv
 from a2a_core.project import Project, RequirementsFile
+
+# The long-turn worker's entry point (`python -m`), in a container on a Python base image.
+LONG_WORKER = f"{KIT_NAME}.functions.long_worker"
+# What the Lambda runtime gives the worker and no Python base image has: the container's bundle
+# carries it (the lean client's credential chain reads a task role's credentials through botocore).
+BOTOCORE_FAMILY = ("botocore", "jmespath", "python-dateutil", "six", "urllib3")
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,22 @@ class BundlePlan:
 
     def bundle(self, function: str) -> Bundle:
         """``function``'s bundle (`closures.FUNCTIONS`)."""
-        spec = self.spec(function)
+        return self._bundle(self.spec(function))
+
+    def long_worker_bundle(self) -> Bundle:
+        """The worker's bundle for the long-turn worker's container: the worker's files, the
+        entry point's modules (`LONG_WORKER`) and botocore's family."""
+        worker = self.spec("worker")
+        entry = modules.reachable([LONG_WORKER, f"{LONG_WORKER}.__main__"], KIT_SOURCE)
+        spec = dataclasses.replace(
+            worker,
+            include_boto3=True,
+            distributions=tuple(sorted({*worker.distributions, *BOTOCORE_FAMILY})),
+            kit_modules=tuple(sorted({*worker.kit_modules, *entry})),
+        )
+        return self._bundle(spec)
+
+    def _bundle(self, spec: BundleSpec) -> Bundle:
         requirements = kit_pins(spec.installed)
         code = [(KIT_SOURCE, KIT_NAME)]
         if spec.agent:

@@ -28,6 +28,7 @@ from a2a_core.cdk.options import (
     FrontDoor,
     FunctionOptions,
     JwtIssuer,
+    LongTurnOptions,
     StreamingMode,
     WorkerPackage,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "FrontDoor",
     "FunctionOptions",
     "JwtIssuer",
+    "LongTurnOptions",
     "Project",
     "ProjectError",
     "StreamingMode",

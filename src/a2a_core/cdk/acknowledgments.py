@@ -17,6 +17,7 @@ from a2a_core.cdk.api import AgentApi
 from a2a_core.cdk.function_url import AgentFunctionUrl
 from a2a_core.cdk.functions import ServiceFunctions
 from a2a_core.cdk.http_api import AgentHttpApi
+from a2a_core.cdk.long_worker import LongTurnWorker
 from a2a_core.cdk.models import ROUTED_REGIONS, BedrockModel
 from a2a_core.cdk.options import AuthMode
 from a2a_core.cdk.props import latest_python
@@ -91,6 +92,14 @@ def acknowledge_service(service: AcknowledgedService) -> None:
         _acknowledge_rest_api(service, service.api)
 
 
+ROUTED_MODEL = (
+    "A cross-region inference profile runs its foundation model in whichever of the profile's "
+    "destination regions Bedrock picks, and AWS changes those regions: the model's ARN names "
+    "any region, and the statement's bedrock:InferenceProfileArn condition limits it to calls "
+    "through that profile (granted by ARN in the stack's region)."
+)
+
+
 def _acknowledge_routed_models(service: AcknowledgedService) -> None:
     worker = service.functions.functions["Worker"]
     for model in service.models:
@@ -101,10 +110,7 @@ def _acknowledge_routed_models(service: AcknowledgedService) -> None:
         acknowledge(
             worker.role or worker,
             f"IAM5[Resource::{arn}]",
-            "A cross-region inference profile runs its foundation model in whichever of the profile's "
-            "destination regions Bedrock picks, and AWS changes those regions: the model's ARN names "
-            "any region, and the statement's bedrock:InferenceProfileArn condition limits it to calls "
-            "through that profile (granted by ARN in the stack's region).",
+            ROUTED_MODEL,
         )
 
 
@@ -264,3 +270,54 @@ def acknowledge_function(
 def _logical_id(element: IConstruct | None) -> str:
     assert isinstance(element, CfnElement)
     return str(Stack.of(element).get_logical_id(element))
+
+
+def acknowledge_long_turns(service: AcknowledgedService, worker: LongTurnWorker) -> None:
+    """The long-turn worker's findings (`a2a_core.cdk.long_worker`), each where it arises."""
+    bucket = _logical_id(service.storage.bucket.node.default_child)
+    acknowledge(
+        worker.task_role,
+        f"IAM5[Resource::<{bucket}.Arn>/tasks/*]",
+        "The long-turn worker reads and writes large task bodies as the Lambda worker does: one object "
+        "per commit under the tasks/ prefix, keyed by task id and a random suffix.",
+    )
+    for model in service.models:
+        if model.profile is not None:
+            arn = f"arn:<AWS::Partition>:bedrock:{ROUTED_REGIONS}::foundation-model/{model.model_id}"
+            acknowledge(worker.task_role, f"IAM5[Resource::{arn}]", ROUTED_MODEL)
+    acknowledge(
+        worker.execution_role,
+        "IAM5[Resource::*]",
+        "ecr:GetAuthorizationToken supports no resource-level permissions (added by CDK for the image's "
+        "pull); the image's repository and the log group are granted by ARN.",
+    )
+    cluster = _logical_id(worker.cluster.node.default_child)
+    worker_role = service.functions.functions["Worker"].role
+    assert worker_role is not None
+    acknowledge(
+        worker_role,
+        f"IAM5[Resource::arn:<AWS::Partition>:ecs:<AWS::Region>:<AWS::AccountId>:task/<{cluster}>/*]",
+        "RunTask tags the task it starts (the A2A task's id), which ECS authorizes as ecs:TagResource on "
+        "the new task, whose id is random: any task of this cluster, and only when created by RunTask.",
+    )
+    if not worker.options.container_insights:
+        acknowledge(
+            worker.cluster,
+            "ECS4",
+            "Container Insights bills its metrics per task; the tasks' logs, the worker's own records and "
+            "the LongTurnErrors alarm cover a long turn (LongTurnOptions.container_insights turns it on).",
+        )
+    acknowledge(
+        worker.task_definition,
+        "ECS2",
+        "The environment is the worker Lambda's: resource names, settings and the ARNs of the worker's "
+        "secrets, never their values (the worker reads those from Secrets Manager or SSM at start).",
+    )
+    if worker.options.vpc is None:
+        acknowledge(
+            worker.vpc,
+            "VPC7",
+            "This VPC holds only the long-turn worker's tasks (no inbound traffic); flow logs would bill "
+            "per GB for every task's traffic to AWS. A deployer who needs them brings a VPC "
+            "(LongTurnOptions.vpc).",
+        )

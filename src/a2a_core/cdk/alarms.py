@@ -1,4 +1,5 @@
-"""CloudWatch alarms on what needs a human: dead letters, function errors, throttles, API 5xx."""
+"""CloudWatch alarms on what needs a human: dead letters, function errors, throttles, API 5xx,
+the long-turn worker's errors."""
 
 from __future__ import annotations
 
@@ -48,6 +49,14 @@ class ServiceAlarms(Construct):
             "ApiServerErrors",
             server_errors(_PERIOD),
             "The API answered with HTTP 5xx (function errors, timeouts or integration failures).",
+        )
+
+    def watch_long_turns(self, errors: cloudwatch.Metric) -> None:
+        """``errors``: what the long-turn worker's tasks logged as errors (`a2a_core.cdk.long_worker`)."""
+        self._above_zero(
+            "LongTurnErrors",
+            errors,
+            "The long-turn worker (ECS Fargate) logged errors: a turn failed, or a task crashed.",
         )
 
     def _above_zero(self, name: str, metric: cloudwatch.Metric, description: str) -> None:

@@ -85,6 +85,11 @@ class ServiceFunctions(Construct):
         self._log_retention = log_retention
         self.functions: dict[str, lambda_.Function] = {}
         self.log_groups: dict[str, logs.LogGroup] = {}
+        # What runs as the worker elsewhere (the long-turn worker's container) and so follows
+        # every variable the worker gets: each is called with (name, value).
+        self.followers: list[Callable[[str, str], None]] = []
+        self.worker_environment: dict[str, str] = {}
+        self.worker_secrets: dict[str, secretsmanager.ISecret | ssm.IParameter] = {}
 
     def add(
         self,
@@ -135,6 +140,9 @@ class ServiceFunctions(Construct):
         for name, function in self.functions.items():
             if name not in skip:
                 function.add_environment(key, value)
+        if "Worker" not in skip:
+            for follow in self.followers:
+                follow(key, value)
 
     def add_api(
         self,
@@ -221,6 +229,8 @@ class ServiceFunctions(Construct):
         )
         for secret in found.values():
             secret.grant_read(function)
+        self.worker_environment = {**self._environment, **variables}
+        self.worker_secrets = found
         return function
 
     def _secret(self, name: str, where: WorkerSecret) -> secretsmanager.ISecret | ssm.IParameter:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw
 from aws_cdk import aws_cloudfront as cloudfront
+from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_secretsmanager as secretsmanager
 from aws_cdk import aws_ssm as ssm
 
@@ -138,3 +140,66 @@ API_BUFFERED = FunctionOptions(memory_mb=256, timeout=BUFFERED_INTEGRATION_LIMIT
 API_STREAM = FunctionOptions(memory_mb=256, timeout=STREAM_INTEGRATION_LIMIT)
 WORKER = FunctionOptions(memory_mb=512, timeout=Duration.seconds(QUEUE.worker_timeout_seconds))
 DEAD_LETTER = FunctionOptions(memory_mb=256, timeout=Duration.seconds(60))
+
+
+@dataclass(frozen=True, kw_only=True)
+class LongTurnOptions:
+    """The long-turn worker on ECS Fargate (``A2AServiceProps.long_turns``), added when
+    ``max_turn_seconds`` passes what the Lambda worker allows.
+
+    Each turn is one Fargate task of ``cpu`` units (1024 = 1 vCPU) and ``memory_mb``, of the
+    service's architecture (arm64 by default), billed per second while it runs; ``spot`` runs it
+    on Fargate Spot (up to 70% less; an interruption is a crash, whose turn is taken over).
+    Without ``vpc`` the service creates one of public subnets only, with no NAT gateway (which
+    bills by the hour): each task gets a public IP to reach ECR, CloudWatch Logs and AWS's APIs,
+    and accepts no inbound traffic. With ``vpc``, its ``subnets`` (default: its public ones, or
+    the private ones with egress when ``public_ip=False``) are used."""
+
+    cpu: int = 1024
+    memory_mb: int = 2048
+    ephemeral_storage_gib: int | None = None
+    """None: Fargate's 20 GiB (free); 21 to 200 GiB are billed per GB-second."""
+    spot: bool = False
+    container_insights: bool = False
+    """Per-task CPU, memory and network metrics, billed as custom metrics."""
+    vpc: ec2.IVpc | None = None
+    subnets: ec2.SubnetSelection | None = None
+    public_ip: bool = True
+
+    def __post_init__(self) -> None:
+        sizes = FARGATE_MEMORY.get(self.cpu)
+        if sizes is None:
+            raise ConfigurationError(f"long_turns: cpu is one of {sorted(FARGATE_MEMORY)}, got {self.cpu}")
+        if self.memory_mb not in sizes:
+            raise ConfigurationError(
+                f"long_turns: with cpu={self.cpu}, Fargate takes memory_mb of {_sizes(sizes)}, "
+                f"got {self.memory_mb}"
+            )
+        storage = self.ephemeral_storage_gib
+        if storage is not None and not 21 <= storage <= 200:
+            raise ConfigurationError(
+                f"long_turns: ephemeral_storage_gib is 21 to 200 (None: 20), got {storage}"
+            )
+        if self.subnets is not None and self.vpc is None:
+            raise ConfigurationError("long_turns: subnets select from the vpc you pass; pass vpc too")
+
+
+# Fargate's task sizes (Linux, either architecture): cpu units -> the memory_mb it takes.
+FARGATE_MEMORY: dict[int, Sequence[int]] = {
+    256: (512, 1024, 2048),
+    512: range(1024, 4097, 1024),
+    1024: range(2048, 8193, 1024),
+    2048: range(4096, 16385, 1024),
+    4096: range(8192, 30721, 1024),
+    8192: range(16384, 61441, 4096),
+    16384: range(32768, 122881, 8192),
+}
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    if isinstance(sizes, range):
+        return f"{sizes.start} to {sizes[-1]} in steps of {sizes.step}"
+    return ", ".join(map(str, sizes))
+
+
+LONG_TURNS = LongTurnOptions()

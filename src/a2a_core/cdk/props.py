@@ -17,6 +17,7 @@ from a2a_core.cdk.options import (
     API_STREAM,
     DEAD_LETTER,
     DEFAULT_API_KEY_LIMITS,
+    LONG_TURNS,
     WORKER,
     ApiKeyLimits,
     AuthMode,
@@ -26,6 +27,7 @@ from a2a_core.cdk.options import (
     FrontDoor,
     FunctionOptions,
     JwtIssuer,
+    LongTurnOptions,
     StreamingMode,
     WorkerPackage,
     WorkerSecret,
@@ -111,6 +113,13 @@ class A2AServiceProps:
     """A .zip bundle (up to 250 MB unzipped), or a container image for bigger agents (Docker
     builds it at deploy)."""
     dead_letter_function: FunctionOptions = DEAD_LETTER
+    max_turn_seconds: int | None = None
+    """How long one turn of the agent may run (default: the project's ``max_turn_seconds``, else
+    what the worker function allows). Past what the Lambda worker allows (its timeout less its
+    safety margin), the service adds the long-turn worker on ECS Fargate (``long_turns``), to
+    which the worker hands such turns."""
+    long_turns: LongTurnOptions = LONG_TURNS
+    """The long-turn worker's task size, Spot, network (`LongTurnOptions`)."""
     worker_batch_size: int = 10
     worker_max_concurrency: int = 10
     include_boto3: bool = False
@@ -176,6 +185,8 @@ class A2AServiceProps:
         )
         parse_models(self.bedrock_models)
         checks.check_worker_variables(self.worker_environment or {}, self.worker_secrets or {})
+        if self.max_turn_seconds is not None and self.max_turn_seconds <= 0:
+            raise ConfigurationError(f"max_turn_seconds must be positive, got {self.max_turn_seconds}")
 
     @property
     def key_names(self) -> tuple[str, ...]:

@@ -31,6 +31,7 @@ from a2a_core.cdk.checks import check_auth
 from a2a_core.cdk.front_door import add_front_door
 from a2a_core.cdk.function_url import AgentFunctionUrl
 from a2a_core.cdk.functions import SIGNING_KEY_ENV, ServiceFunctions, service_environment
+from a2a_core.cdk.long_worker import LongTurnWorker, lambda_turn_limit
 from a2a_core.cdk.models import BedrockModel, model_statements
 from a2a_core.cdk.options import (
     AuthMode,
@@ -92,6 +93,7 @@ class A2AService(Construct):
         )
         self._add_functions(props)
         self._connect(props.worker_batch_size, props.worker_max_concurrency)
+        self.long_turns = self._add_long_turns(props)
         self.api, self.api_keys = add_front_door(
             self,
             props.front_door,
@@ -121,6 +123,8 @@ class A2AService(Construct):
         self.push_failures: sqs.Queue | None = None
         self.push_dead_letters: sqs.Queue | None = None
         acknowledgments.acknowledge_service(self)
+        if self.long_turns is not None:
+            acknowledgments.acknowledge_long_turns(self, self.long_turns)
 
     def add_api_key(self, name: str) -> apigw.IApiKey:
         """Another caller's API key on the usage plan (``AuthMode.API_KEY``); its id is the
@@ -228,8 +232,14 @@ class A2AService(Construct):
             python_version=props.python_version,
             architecture=props.architecture.name,
         )
+        return codes(self._plan)
+
+    @functools.cached_property
+    def _plan(self) -> BundlePlan | None:
+        """The bundles' plan; None when bundling is skipped (``a2a:skip_bundling``)."""
+        props = self.props
         if _flag(self.node.try_get_context(SKIP_BUNDLING_CONTEXT)):
-            return codes(None)
+            return None
         options = BundleOptions(
             architecture=props.architecture.name,
             python_version=props.python_version,
@@ -238,7 +248,7 @@ class A2AService(Construct):
             include_boto3=props.include_boto3,
             bytecode=props.bytecode,
         )
-        return codes(BundlePlan(self.project, options))
+        return BundlePlan(self.project, options)
 
     def _add_functions(self, props: A2AServiceProps) -> None:
         streams = self.streaming is StreamingMode.RESPONSE_STREAM
@@ -292,12 +302,43 @@ class A2AService(Construct):
             )
         )
 
+    def _add_long_turns(self, props: A2AServiceProps) -> LongTurnWorker | None:
+        """The long-turn worker on ECS Fargate, when turns may run longer than the Lambda worker
+        allows (`a2a_core.cdk.long_worker`); None otherwise."""
+        limit = props.max_turn_seconds
+        if limit is None:
+            limit = getattr(self.project.config, "max_turn_seconds", None)
+        if limit is None or limit <= lambda_turn_limit(props.worker_function.timeout):
+            return None
+        plan = self._plan
+        worker = LongTurnWorker(
+            self,
+            "LongTurns",
+            options=props.long_turns,
+            bundle=plan.long_worker_bundle() if plan is not None else None,
+            python_version=props.python_version,
+            architecture=props.architecture,
+            environment=self.functions.worker_environment,
+            log_retention=props.log_retention,
+        )
+        self.functions.followers.append(worker.container.add_environment)
+        worker.grant(
+            self.storage,
+            self.queues.queue,
+            secrets=list(self.functions.worker_secrets.values()),
+            statements=model_statements(self, props.models),
+        )
+        worker.launched_by(self.worker_function)
+        return worker
+
     def _add_alarms(self, topic: sns.ITopic | None) -> None:
         self.alarms = ServiceAlarms(self, "Alarms", topic=topic)
         for name, function in self.functions.functions.items():
             self.alarms.watch_function(name, function)
         self.alarms.watch_dead_letters("DeadLetters", self.queues.dead_letters)
         self.alarms.watch_api(self.api.server_errors)
+        if self.long_turns is not None:
+            self.alarms.watch_long_turns(self.long_turns.failure_metric())
 
     @property
     def models(self) -> tuple[BedrockModel, ...]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
@@ -78,24 +77,24 @@ class TaskStorage(Construct):
         return [f"{self.table.table_arn}/index/{name}" for name in self.spec.indexes]
 
     def grant_task_log(
-        self, function: lambda_.Function, *, write: bool, delete: bool = False, owner_index: bool = False
+        self, function: iam.IGrantable, *, write: bool, delete: bool = False, owner_index: bool = False
     ) -> None:
-        """Let ``function`` read (and ``write``, ``delete``) the table's items and the large bodies,
-        and query the listing indexes (``owner_index``, ListTasks); nothing else of the table or
-        the bucket."""
+        """Let ``function`` (or a role: the long-turn worker's) read (and ``write``, ``delete``)
+        the table's items and the large bodies, and query the listing indexes (``owner_index``,
+        ListTasks); nothing else of the table or the bucket."""
         table_actions = [
             *_READ_ITEMS,
             *(_WRITE_ITEMS if write else ()),
             *(["dynamodb:DeleteItem"] if delete else []),
         ]
-        function.add_to_role_policy(
+        function.grant_principal.add_to_principal_policy(
             iam.PolicyStatement(actions=table_actions, resources=[self.table.table_arn])
         )
         if owner_index:
-            function.add_to_role_policy(
+            function.grant_principal.add_to_principal_policy(
                 iam.PolicyStatement(actions=["dynamodb:Query"], resources=self.index_arns)
             )
-        function.add_to_role_policy(
+        function.grant_principal.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=[*_READ_BODIES, *(_WRITE_BODIES if write else ())],
                 resources=[self.bucket.arn_for_objects(f"{LARGE_BODY_PREFIX}*")],

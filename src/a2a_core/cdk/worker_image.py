@@ -45,8 +45,17 @@ def worker_image_code(
 ) -> lambda_.Code:
     """The worker's code as an image asset of ``scope``'s stack: ``bundle`` and its Dockerfile
     (no ``bundle``: bundling skipped, the Dockerfile alone)."""
-    stack = Stack.of(scope)
     text = dockerfile(python_version)
+    repository, tag = image_asset(scope, "WorkerImage", bundle, text, architecture=architecture)
+    return lambda_.Code.from_ecr_image(repository, tag_or_digest=tag)
+
+
+def image_asset(
+    scope: Construct, name: str, bundle: Bundle | None, text: str, *, architecture: str
+) -> tuple[ecr.IRepository, str | None]:
+    """``bundle`` with the Dockerfile ``text`` as an image asset of ``scope``'s stack, built into
+    the cloud assembly now and by Docker at deploy: (the repository, the image's tag)."""
+    stack = Stack.of(scope)
     digest = hashlib.sha256(text.encode())
     digest.update((bundle.asset_hash() if bundle is not None else "no bundle").encode())
     source_hash = digest.hexdigest()
@@ -59,10 +68,10 @@ def worker_image_code(
         source_hash=source_hash,
         directory_name=os.path.relpath(directory, stage.outdir),
         platform=PLATFORMS[architecture],
-        display_name=f"{scope.node.path}/WorkerImage",
+        display_name=f"{scope.node.path}/{name}",
     )
-    repository = ecr.Repository.from_repository_name(scope, "WorkerImageRepository", location.repository_name)
-    return lambda_.Code.from_ecr_image(repository, tag_or_digest=location.image_tag)
+    repository = ecr.Repository.from_repository_name(scope, f"{name}Repository", location.repository_name)
+    return repository, location.image_tag
 
 
 def _build(directory: Path, bundle: Bundle | None, text: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from a2a_core.compose.adapters import Adapters
 from a2a_core.core.tasklog.store import TaskStore
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from a2a_core.aws.kms_signer import KmsSigner
     from a2a_core.aws.sqs_broker import SqsBroker, SqsMessages
     from a2a_core.aws.sqs_push_dead_letters import SqsPushDeadLetters
+    from a2a_core.core.turn.long_turns import TurnLauncher
 
 _DAY = 24 * 3600
 
@@ -242,3 +243,47 @@ def _table(settings: Settings) -> str:
     if not settings.table_name:
         raise SettingsError(f"{ENV_PREFIX}TABLE_NAME is required for API keys behind a function URL")
     return settings.table_name
+
+
+# --- the long-turn worker on ECS Fargate -------------------------------------------------------
+
+
+def build_turn_launcher(settings: Settings, ecs: Any = None) -> TurnLauncher | None:
+    """What hands turns longer than the Lambda worker allows to a Fargate task
+    (`a2a_core.aws.ecs_launcher`), or None when no long-turn cluster is configured. Raises
+    `SettingsError` naming what is missing when the cluster is only half configured. ``ecs``
+    (a client with ``run_task``) is built from the settings, on first use, when not given."""
+    from a2a_core.aws.ecs_launcher import EcsLaunchConfig, EcsTurnLauncher
+
+    named = {
+        "long_turn_cluster": settings.long_turn_cluster,
+        "long_turn_task_definition": settings.long_turn_task_definition,
+        "long_turn_subnets": settings.long_turn_subnets,
+    }
+    if not any(named.values()):
+        return None
+    missing = [f"{ENV_PREFIX}{name.upper()}" for name, value in named.items() if not value]
+    if missing:
+        raise SettingsError(
+            f"the long-turn worker (ECS Fargate) needs {', '.join(missing)} too: "
+            "the cluster, its task definition and the subnets its tasks run in"
+        )
+    config = EcsLaunchConfig(
+        cluster=required(settings.long_turn_cluster, "long_turn_cluster"),
+        task_definition=required(settings.long_turn_task_definition, "long_turn_task_definition"),
+        subnets=tuple(settings.long_turn_subnets),
+        security_groups=tuple(settings.long_turn_security_groups),
+        public_ip=settings.long_turn_public_ip,
+        container=settings.long_turn_container,
+        capacity=settings.long_turn_capacity,
+    )
+    return EcsTurnLauncher(ecs if ecs is not None else _ecs_client(settings), config)
+
+
+def _ecs_client(settings: Settings) -> Any:
+    from a2a_core.aws.clients import LazyClient, client_factory
+
+    make = client_factory(
+        settings.aws_region, settings.aws_endpoint_url, read_timeout=10, sdk=settings.aws_client
+    )
+    return LazyClient(lambda: make("ecs"))
