@@ -1,0 +1,291 @@
+"""fasta2a workers hosted unchanged (`a2a_core.adapters.fasta2a`), in ``.venv-executors/fasta2a``
+(``tests/e2e/test_hosted_fasta2a.py`` runs this file there, with ``--noconftest``): on the testing
+harness with every turn on a freshly imported worker, and through the worker Lambda handler on
+moto with a cancel served by another instance of the API function.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from fasta2a import Worker
+from fasta2a.broker import InMemoryBroker
+from fasta2a.pydantic_ai import AgentWorker
+from fasta2a.schema import Message
+from fasta2a.storage import InMemoryStorage
+from pydantic_ai.messages import ModelMessage
+
+from a2a_core.adapters.fasta2a import TurnBroker, TurnStorage, WorkerAgent, context_type_of
+from a2a_core.adapters.fasta2a.turn import HostedTurn, entered
+from a2a_core.adapters.fasta2a.turn_storage import ENVELOPE
+from a2a_core.adapters.resolve import is_agent, resolve_agent
+from a2a_core.domain import DataPart, Task, TaskState, TextPart
+from a2a_core.emulator.moto_server import EmulatedAws, create_resources
+from a2a_core.testing import AgentHarness
+from aws_events import (
+    Deployment,
+    api_context,
+    api_event,
+    lambda_context,
+    load_function,
+    receive,
+    settle,
+    sqs_event,
+)
+from executors.fasta2a_workers import ContextWorker, pydantic_ai_app
+
+pytest_plugins = ["frameworks.stores"]  # the emulator
+pytestmark = pytest.mark.anyio
+
+WORKER = "executors.fasta2a_workers:ContextWorker"
+PYDANTIC_AI = "executors.fasta2a_workers:pydantic_ai_app"
+
+
+@pytest.fixture(autouse=True)
+def cancel_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    log = tmp_path / "canceled.txt"
+    monkeypatch.setenv("CANCEL_LOG", str(log))
+    return log
+
+
+# --- on the harness, each turn on a fresh worker ----------------------------------------------
+
+
+async def test_the_readme_worker_carries_its_context_to_the_next_task() -> None:
+    async with AgentHarness(WORKER, fresh_worker=True) as agent:
+        first = await agent.send("hello there")
+        later = await agent.send("again", context_id=first.context_id)
+    assert (first.state, first.text) == (
+        "completed",
+        "Your context is 2 messages long; it began: hello there",
+    )
+    assert later.text == "Your context is 4 messages long; it began: hello there"
+    assert _data(later.task) == {"messages": 4}
+    assert [m.role.value for m in later.history] == ["user", "agent"]
+
+
+async def test_agent_to_a2a_keeps_the_conversation_across_fresh_workers() -> None:
+    async with AgentHarness(PYDANTIC_AI, fresh_worker=True) as agent:
+        first = await agent.send("hello there")
+        later = await agent.send("and again", context_id=first.context_id)
+    assert first.text == "1 prompts; the first: hello there"
+    assert later.text == "2 prompts; the first: hello there"
+    assert later.task.artifacts is not None
+    assert _text(later.task.artifacts[-1].parts) == "2 prompts; the first: hello there"
+
+
+def test_a_worker_is_named_as_an_instance_its_class_a_factory_or_an_agent_to_a2a_app() -> None:
+    instance = ContextWorker(broker=InMemoryBroker(), storage=InMemoryStorage())
+    for named in (instance, ContextWorker, lambda: instance, pydantic_ai_app):
+        hosted = resolve_agent(named)
+        assert isinstance(hosted, WorkerAgent)
+        assert isinstance(hosted.worker.storage, TurnStorage)
+        assert isinstance(hosted.worker.broker, TurnBroker)
+    assert is_agent(ContextWorker)
+    assert is_agent(instance)
+    assert not is_agent(Worker)  # fasta2a's abstract base, imported into a module, is no agent
+    assert context_type_of(ContextWorker) == list[Message]
+    assert context_type_of(AgentWorker) == list[ModelMessage]
+
+
+def test_a_worker_class_that_needs_more_than_a_broker_and_storage_says_how_to_name_it() -> None:
+    with pytest.raises(TypeError, match="name an instance of it, or a function"):
+        resolve_agent(AgentWorker)
+
+
+class Twice(ContextWorker):
+    """Says its ending twice, as fasta2a's loop does after a run_task that failed its task."""
+
+    async def run_task(self, params: Any) -> None:
+        await self.storage.update_task(params["id"], state="failed")
+        await self.storage.update_task(params["id"], state="failed")
+
+
+class Changes(ContextWorker):
+    """Writes after the task ended: refused, and the task keeps its ending."""
+
+    async def run_task(self, params: Any) -> None:
+        await self.storage.update_task(params["id"], state="completed", new_messages=[_agent("done")])
+        await self.storage.update_task(params["id"], state="working", new_messages=[_agent("more")])
+
+
+async def test_saying_the_ending_again_writes_nothing() -> None:
+    async with AgentHarness(Twice) as agent:
+        task = await agent.send("hi")
+    assert task.state == TaskState.failed
+
+
+async def test_a_write_after_the_ending_is_refused_and_changes_nothing() -> None:
+    async with AgentHarness(Changes, raise_agent_errors=False) as agent:
+        task = await agent.send("hi")
+    assert (task.state, task.text) == (TaskState.completed, "done")
+    assert "has ended" in str(task.error)
+
+
+class FakeTurn:
+    """The parts of a turn's context the storage's context calls use: one context, in memory."""
+
+    def __init__(self, run_id: str, stored: dict[str, Any]) -> None:
+        self.run_id, self.context_id, self.task_id, self._stored = run_id, "ctx", "task", stored
+
+    async def load_context(self) -> Any:
+        return self._stored.get("value")
+
+    async def change_context(self, fn: Any) -> Any:
+        self._stored["value"] = fn(self._stored.get("value"))
+        return self._stored["value"]
+
+
+async def test_a_retried_turn_loads_the_context_as_the_turn_found_it() -> None:
+    storage: TurnStorage[list[str]] = TurnStorage(list[str])
+    stored: dict[str, Any] = {}
+    for run, said in (("run-1", ["a"]), ("run-2", ["a", "b"])):
+        with entered(HostedTurn(FakeTurn(run, stored), Task.model_construct())):  # type: ignore[arg-type]
+            await storage.update_context("ctx", said)
+    # run-2's worker died after storing; its retry (the same run) starts from run-1's context.
+    with entered(HostedTurn(FakeTurn("run-2", stored), Task.model_construct())):  # type: ignore[arg-type]
+        assert await storage.load_context("ctx") == ["a"]
+        await storage.update_context("ctx", ["a", "b2"])
+        with pytest.raises(ValueError, match="of context ctx"):
+            await storage.load_context("another")
+    assert stored["value"][ENVELOPE]["before"] == ["a"]
+    with entered(HostedTurn(FakeTurn("run-3", stored), Task.model_construct())):  # type: ignore[arg-type]
+        assert await storage.load_context("ctx") == ["a", "b2"]
+
+
+# --- through the worker Lambda handler on moto -----------------------------------------------
+
+
+# The emulator's child process pipes and a loop of the API function's are collected during these
+# tests (found with PYTHONTRACEMALLOC): not what they test.
+LEAKS_OF_THE_EMULATOR_PROCESS = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+@pytest.fixture
+def deployment(emulator: EmulatedAws) -> Deployment:
+    return Deployment(emulator, create_resources(emulator.clients, prefix=None, region=emulator.region))
+
+
+def fresh_worker(monkeypatch: pytest.MonkeyPatch, deployment: Deployment) -> ModuleType:
+    """A new worker instance: the handler imported afresh (a cold start), the worker built anew."""
+    return load_function(monkeypatch, "worker", deployment.env(A2A_AGENT=WORKER))
+
+
+def run_queued(worker: ModuleType, deployment: Deployment) -> None:
+    messages = receive(deployment.sqs, deployment.names.queue_url)
+    assert messages
+    response: dict[str, Any] = worker.handler(
+        sqs_event(deployment.sqs, deployment.names.queue_url, messages), lambda_context()
+    )
+    settle(deployment.sqs, deployment.names.queue_url, messages, response)
+    assert response == {"batchItemFailures": []}
+
+
+def send(api: ModuleType, text: str, context_id: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {
+        "kind": "message",
+        "role": "user",
+        "parts": [{"kind": "text", "text": text}],
+        "messageId": str(uuid.uuid4()),
+    }
+    if context_id:
+        message["contextId"] = context_id
+    params = {"message": message, "configuration": {"blocking": False}}
+    return call(api, "message/send", params)
+
+
+@pytest.fixture
+def loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """The API Lambda process's event loop (Mangum runs each invocation on the thread's loop)."""
+    loop = asyncio.new_event_loop()
+    _LOOPS.append(loop)
+    yield loop
+    _LOOPS.remove(loop)
+    loop.close()
+
+
+_LOOPS: list[asyncio.AbstractEventLoop] = []
+
+
+def call(api: ModuleType, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    asyncio.set_event_loop(_LOOPS[-1])  # a worker's asyncio.run (or a read's) left none set
+    response = api.handler(api_event("apigw_rest_message_send.json", body), api_context())
+    answer: dict[str, Any] = json.loads(response["body"])
+    assert "result" in answer, answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+@pytest.mark.usefixtures("loop")
+@LEAKS_OF_THE_EMULATOR_PROCESS
+def test_each_turn_on_a_fresh_worker_lambda(monkeypatch: pytest.MonkeyPatch, deployment: Deployment) -> None:
+    api = load_function(monkeypatch, "api", deployment.env())
+    first = send(api, "count me in")
+    run_queued(fresh_worker(monkeypatch, deployment), deployment)
+    later = send(api, "and me", context_id=first["contextId"])
+    run_queued(fresh_worker(monkeypatch, deployment), deployment)
+    done = deployment.task(later["id"])
+    assert done.status.state == TaskState.completed
+    assert done.status.message is not None
+    assert _text(done.status.message.parts) == "Your context is 4 messages long; it began: count me in"
+
+
+@pytest.mark.usefixtures("loop")
+@LEAKS_OF_THE_EMULATOR_PROCESS
+def test_a_cancel_served_by_another_api_instance_reaches_cancel_task(
+    monkeypatch: pytest.MonkeyPatch, deployment: Deployment, cancel_log: Path
+) -> None:
+    api = load_function(monkeypatch, "api", deployment.env())
+    started = send(api, "long 400")
+    worker = fresh_worker(monkeypatch, deployment)
+    running = threading.Thread(target=run_queued, args=(worker, deployment))
+    running.start()
+    _until(lambda: len(_chunks(deployment.task(started["id"]))) >= 2)
+    other_api = load_function(monkeypatch, "api", deployment.env())  # another instance serves it
+    canceled = call(other_api, "tasks/cancel", {"id": started["id"]})
+    running.join(timeout=30)
+    assert not running.is_alive()
+    assert canceled["status"]["state"] == "canceled"
+    assert cancel_log.read_text().split() == [started["id"]]
+    task = deployment.task(started["id"])
+    assert task.status.state == TaskState.canceled
+    assert 2 <= len(_chunks(task)) < 400
+
+
+def _until(done: Any, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def _chunks(task: Task) -> list[Any]:
+    drafts = [a for a in task.artifacts or [] if a.name == "draft"]
+    return drafts[0].parts if drafts else []
+
+
+def _agent(text: str) -> Any:
+    return {"role": "agent", "parts": [{"text": text}], "message_id": str(uuid.uuid4())}
+
+
+def _text(parts: Any) -> str:
+    return "".join(p.text for p in parts if isinstance(p, TextPart))
+
+
+def _data(task: Task) -> Any:
+    parts = [p for a in task.artifacts or [] for p in a.parts if isinstance(p, DataPart)]
+    return parts[0].data if parts else None
+
+
+os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
