@@ -7,8 +7,11 @@ moto with a cancel served by another instance of the API function.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -29,7 +32,7 @@ from a2a_core.adapters.fasta2a import TurnBroker, TurnStorage, WorkerAgent, cont
 from a2a_core.adapters.fasta2a.turn import HostedTurn, entered
 from a2a_core.adapters.fasta2a.turn_storage import ENVELOPE
 from a2a_core.adapters.resolve import is_agent, resolve_agent
-from a2a_core.domain import DataPart, Task, TaskState, TextPart
+from a2a_core.domain import DataPart, Task, TaskState, TaskStatus, TextPart
 from a2a_core.emulator.moto_server import EmulatedAws, create_resources
 from a2a_core.testing import AgentHarness
 from aws_events import (
@@ -132,6 +135,9 @@ async def test_a_write_after_the_ending_is_refused_and_changes_nothing() -> None
     assert "has ended" in str(task.error)
 
 
+FOUND = Task(id="task", context_id="ctx", status=TaskStatus(state=TaskState.working))
+
+
 class FakeTurn:
     """The parts of a turn's context the storage's context calls use: one context, in memory."""
 
@@ -150,16 +156,16 @@ async def test_a_retried_turn_loads_the_context_as_the_turn_found_it() -> None:
     storage: TurnStorage[list[str]] = TurnStorage(list[str])
     stored: dict[str, Any] = {}
     for run, said in (("run-1", ["a"]), ("run-2", ["a", "b"])):
-        with entered(HostedTurn(FakeTurn(run, stored), Task.model_construct())):  # type: ignore[arg-type]
+        with entered(HostedTurn(FakeTurn(run, stored), FOUND)):  # type: ignore[arg-type]
             await storage.update_context("ctx", said)
     # run-2's worker died after storing; its retry (the same run) starts from run-1's context.
-    with entered(HostedTurn(FakeTurn("run-2", stored), Task.model_construct())):  # type: ignore[arg-type]
+    with entered(HostedTurn(FakeTurn("run-2", stored), FOUND)):  # type: ignore[arg-type]
         assert await storage.load_context("ctx") == ["a"]
         await storage.update_context("ctx", ["a", "b2"])
         with pytest.raises(ValueError, match="of context ctx"):
             await storage.load_context("another")
     assert stored["value"][ENVELOPE]["before"] == ["a"]
-    with entered(HostedTurn(FakeTurn("run-3", stored), Task.model_construct())):  # type: ignore[arg-type]
+    with entered(HostedTurn(FakeTurn("run-3", stored), FOUND)):  # type: ignore[arg-type]
         assert await storage.load_context("ctx") == ["a", "b2"]
 
 
@@ -261,6 +267,59 @@ def test_a_cancel_served_by_another_api_instance_reaches_cancel_task(
     task = deployment.task(started["id"])
     assert task.status.state == TaskState.canceled
     assert 2 <= len(_chunks(task)) < 400
+
+
+@pytest.mark.usefixtures("loop")
+@LEAKS_OF_THE_EMULATOR_PROCESS
+def test_a_fasta2a_app_on_the_kits_storage_serves_a_task_through_mangum(
+    monkeypatch: pytest.MonkeyPatch, deployment: Deployment
+) -> None:
+    app = load_app(monkeypatch, deployment)
+    message = {"role": "user", "parts": [{"text": "hi from FastA2A"}], "messageId": str(uuid.uuid4())}
+    sent = rpc(app, "message/send", {"message": message})["task"]
+    assert sent["status"]["state"] == "submitted"
+    env = {**os.environ, **deployment.env(A2A_AGENT=WORKER)}
+    env.pop("PYTHONPATH", None)
+    worker = subprocess.run(  # noqa: S603 - our interpreter and script: the worker Lambda elsewhere
+        [sys.executable, str(Path(__file__).with_name("fasta2a_worker_once.py"))],
+        env={**env, "PYTHONPATH": str(Path(__file__).parents[1])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert json.loads(worker.stdout.splitlines()[-1]) == {"handled": 1, "response": {"batchItemFailures": []}}
+    done = rpc(load_app(monkeypatch, deployment), "tasks/get", {"id": sent["id"]})  # a fresh API instance
+    assert done["status"]["state"] == "completed"
+    assert done["status"]["message"]["parts"] == [
+        {"text": "Your context is 2 messages long; it began: hi from FastA2A"}
+    ]
+    assert done["artifacts"][0]["parts"] == [{"data": {"messages": 2}}]
+    canceled = rpc(app, "tasks/cancel", {"id": sent["id"]})  # over: left as it is
+    assert canceled["status"]["state"] == "completed"
+
+
+def load_app(monkeypatch: pytest.MonkeyPatch, deployment: Deployment) -> ModuleType:
+    """The FastA2A app's Lambda, cold-started: its module imported afresh with the deployment's settings."""
+    for variable, value in deployment.env().items():
+        monkeypatch.setenv(variable, value)
+    spec = importlib.util.spec_from_file_location("fasta2a_app", Path(__file__).with_name("fasta2a_app.py"))
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rpc(app: ModuleType, method: str, params: dict[str, Any]) -> Any:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    asyncio.set_event_loop(_LOOPS[-1])
+    response = app.handler(api_event("apigw_rest_message_send.json", body), api_context())
+    assert response["statusCode"] == 200, response
+    answer = json.loads(response["body"])
+    assert "result" in answer, answer
+    return answer["result"]
 
 
 def _until(done: Any, timeout: float = 20.0) -> None:

@@ -90,14 +90,17 @@ def to_fasta2a_message(message: Message) -> dict[str, Any]:
     return out
 
 
-def from_fasta2a_message(message: dict[str, Any], *, task_id: str, context_id: str) -> Message:
-    """fasta2a's `Message` (of a worker, for ``task_id``) as one of the kit's."""
+def from_fasta2a_message(
+    message: dict[str, Any], *, task_id: str | None = None, context_id: str | None = None
+) -> Message:
+    """fasta2a's `Message` as one of the kit's; ``task_id``/``context_id``: the ids it gets
+    (a worker's message: its task's), else its own."""
     return Message(
         role=Role(message.get("role", "agent")),
         parts=[from_fasta2a_part(part) for part in message["parts"]],
         message_id=message.get("message_id") or str(uuid.uuid4()),
-        task_id=task_id,
-        context_id=context_id,
+        task_id=task_id or message.get("task_id"),
+        context_id=context_id or message.get("context_id"),
         reference_task_ids=message.get("reference_task_ids"),
         extensions=message.get("extensions"),
         metadata=message.get("metadata"),

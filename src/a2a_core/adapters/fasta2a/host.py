@@ -40,7 +40,7 @@ class WorkerAgent(Agent):
         """Host a worker made as ``worker_class(broker=..., storage=...)``: its fields besides those
         two need defaults."""
         try:
-            worker = worker_class(broker=TurnBroker(), storage=TurnStorage(context_type_of(worker_class)))  # type: ignore[call-arg]
+            worker = worker_class(broker=TurnBroker(), storage=TurnStorage(context_type_of(worker_class)))
         except TypeError as error:
             raise TypeError(
                 f"{label} cannot be made with only a broker and a storage ({error}): name an instance "
@@ -90,7 +90,7 @@ def params_of(ctx: TaskContext) -> TaskSendParams:
         params["accepted_output_modes"] = list(ctx.accepted_output_modes)
     if ctx.metadata:
         params["metadata"] = dict(ctx.metadata)
-    return params  # type: ignore[return-value]
+    return params
 
 
 def context_type_of(worker_class: type[Any]) -> Any:
