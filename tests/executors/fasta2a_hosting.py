@@ -278,18 +278,7 @@ def test_a_fasta2a_app_on_the_kits_storage_serves_a_task_through_mangum(
     message = {"role": "user", "parts": [{"text": "hi from FastA2A"}], "messageId": str(uuid.uuid4())}
     sent = rpc(app, "message/send", {"message": message})["task"]
     assert sent["status"]["state"] == "submitted"
-    env = {**os.environ, **deployment.env(A2A_AGENT=WORKER)}
-    env.pop("PYTHONPATH", None)
-    worker = subprocess.run(  # noqa: S603 - our interpreter and script: the worker Lambda elsewhere
-        [sys.executable, str(Path(__file__).with_name("fasta2a_worker_once.py"))],
-        env={**env, "PYTHONPATH": str(Path(__file__).parents[1])},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert worker.returncode == 0, worker.stderr
-    assert json.loads(worker.stdout.splitlines()[-1]) == {"handled": 1, "response": {"batchItemFailures": []}}
+    run_worker_elsewhere(deployment)
     done = rpc(load_app(monkeypatch, deployment), "tasks/get", {"id": sent["id"]})  # a fresh API instance
     assert done["status"]["state"] == "completed"
     assert done["status"]["message"]["parts"] == [
@@ -298,6 +287,64 @@ def test_a_fasta2a_app_on_the_kits_storage_serves_a_task_through_mangum(
     assert done["artifacts"][0]["parts"] == [{"data": {"messages": 2}}]
     canceled = rpc(app, "tasks/cancel", {"id": sent["id"]})  # over: left as it is
     assert canceled["status"]["state"] == "completed"
+
+
+@pytest.mark.usefixtures("loop")
+@LEAKS_OF_THE_EMULATOR_PROCESS
+def test_a_fasta2a_apps_stream_follows_the_task_the_worker_lambda_runs(
+    monkeypatch: pytest.MonkeyPatch, deployment: Deployment
+) -> None:
+    app = load_app(monkeypatch, deployment)
+    message = {"role": "user", "parts": [{"text": "long 3"}], "messageId": str(uuid.uuid4())}
+    body = {"jsonrpc": "2.0", "id": 1, "method": "message/stream", "params": {"message": message}}
+    answers: list[dict[str, Any]] = []
+
+    def stream() -> None:  # the API Lambda's invocation, answered once the stream ends
+        asyncio.set_event_loop(asyncio.new_event_loop())
+        answers.append(app.handler(api_event("apigw_rest_message_send.json", body), api_context()))
+        asyncio.get_event_loop().close()
+
+    streaming = threading.Thread(target=stream)
+    streaming.start()
+    _until(lambda: bool(receive_count_of(deployment)))
+    run_worker_elsewhere(deployment)
+    streaming.join(timeout=30)
+    events = [json.loads(line[len("data: ") :])["result"] for line in answers[0]["body"].splitlines() if line]
+    assert next(iter(events[0])) == "task"
+    states = [e["statusUpdate"]["status"]["state"] for e in events if "statusUpdate" in e]
+    assert states[-1] == "completed"
+    final = [e for e in events if "statusUpdate" in e][-1]["statusUpdate"]["status"]["message"]
+    assert final["parts"] == [{"text": "Your context is 2 messages long; it began: long 3"}]
+    artifacts = {
+        e["artifactUpdate"]["artifact"]["name"]: e["artifactUpdate"]["artifact"]
+        for e in events
+        if "artifactUpdate" in e
+    }
+    assert "".join(p["text"] for p in artifacts["draft"]["parts"]) == "part 0 part 1 part 2 "
+    assert artifacts["length"]["parts"] == [{"data": {"messages": 2}}]
+
+
+def receive_count_of(deployment: Deployment) -> int:
+    """How many run operations wait in the queue (without taking them)."""
+    attributes = deployment.sqs.get_queue_attributes(
+        QueueUrl=deployment.names.queue_url, AttributeNames=["ApproximateNumberOfMessages"]
+    )
+    return int(attributes["Attributes"]["ApproximateNumberOfMessages"])
+
+
+def run_worker_elsewhere(deployment: Deployment) -> None:
+    """The worker Lambda in a process of its own: one batch of the run queue."""
+    env = {**os.environ, **deployment.env(A2A_AGENT=WORKER), "PYTHONPATH": str(Path(__file__).parents[1])}
+    worker = subprocess.run(  # noqa: S603 - our interpreter and script
+        [sys.executable, str(Path(__file__).with_name("fasta2a_worker_once.py"))],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert json.loads(worker.stdout.splitlines()[-1]) == {"handled": 1, "response": {"batchItemFailures": []}}
 
 
 def load_app(monkeypatch: pytest.MonkeyPatch, deployment: Deployment) -> ModuleType:

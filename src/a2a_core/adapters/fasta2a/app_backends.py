@@ -7,19 +7,33 @@ own, over the kit's task engine (DynamoDB and SQS when deployed, moto in ``dev``
 
 ``submit_task`` stores the task and queues its turn in one step (a crash between them loses
 nothing), so ``run_task`` has nothing left to do; ``cancel_task`` is the kit's cancel, seen by
-the worker running the task wherever it runs; ``load_task`` reads the durable task. The worker
+the worker running the task wherever it runs; ``load_task`` reads the durable task;
+``message/stream`` follows the durable task (`KitEventBus`: its changes, polled). The worker
 is the kit's worker Lambda hosting your fasta2a ``Worker`` (`WorkerAgent`), so the app's process
 updates no task and keeps no context itself: those calls are refused.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, Self
 
+import anyio
+import anyio.abc
 from fasta2a.broker import Broker, TaskOperation
-from fasta2a.schema import Artifact, Message, Task, TaskIdParams, TaskSendParams, TaskState
+from fasta2a.event_bus import EventBus, InMemoryEventBus
+from fasta2a.schema import (
+    STREAM_ENDING_STATES,
+    Artifact,
+    Message,
+    StreamResponse,
+    Task,
+    TaskIdParams,
+    TaskSendParams,
+    TaskState,
+)
 from fasta2a.storage import Storage
 
 from a2a_core.adapters.fasta2a.convert import from_fasta2a_message, to_fasta2a_task
@@ -75,10 +89,66 @@ class KitStorage(Storage[Any]):
         raise RuntimeError(WORKER_SIDE)
 
 
+# How often a stream of FastA2A's reads its task (seconds).
+POLL_SECONDS = 0.25
+
+
+class KitEventBus(EventBus):
+    """FastA2A's ``message/stream`` and ``tasks/resubscribe`` over the durable task: a worker in
+    another process publishes nothing here, so a subscription reads the task every
+    `POLL_SECONDS` and relays each new state and each new or changed artifact, ending with the
+    state that ends fasta2a's stream."""
+
+    def __init__(self, engine: TaskEngine, caller: Caller | None = None, poll: float = POLL_SECONDS) -> None:
+        self.engine, self.caller, self.poll = engine, caller or Caller(), poll
+
+    @contextlib.asynccontextmanager
+    async def subscribe(self, task_id: str) -> AsyncIterator[anyio.abc.ObjectReceiveStream[StreamResponse]]:
+        """The task's changes from now on, until it ends or waits on the client."""
+        send, receive = anyio.create_memory_object_stream[StreamResponse](max_buffer_size=64)
+        async with anyio.create_task_group() as group:
+            group.start_soon(self._follow, task_id, send)
+            try:
+                yield receive
+            finally:
+                group.cancel_scope.cancel()
+                await receive.aclose()
+
+    async def emit(self, task_id: str, event: StreamResponse) -> None:
+        """Nothing: what a worker does reaches the stream through the task."""
+
+    async def close(self, task_id: str) -> None:
+        """Nothing: a stream ends when its task reaches an ending state."""
+
+    async def _follow(self, task_id: str, send: anyio.abc.ObjectSendStream[StreamResponse]) -> None:
+        state: str | None = None
+        artifacts: dict[str, Any] = {}
+        async with send:
+            while True:
+                task = to_fasta2a_task(await self.engine.get_task(TaskQuery(task_id, 0), self.caller))
+                ids = {"task_id": task_id, "context_id": task["context_id"]}
+                for artifact in task["artifacts"]:
+                    if artifacts.get(artifact["artifact_id"]) != artifact:
+                        artifacts[artifact["artifact_id"]] = artifact
+                        await send.send(
+                            {"artifact_update": {**ids, "artifact": artifact, "last_chunk": True}}
+                        )
+                if task["status"]["state"] != state:
+                    state = task["status"]["state"]
+                    await send.send({"status_update": {**ids, "status": task["status"]}})
+                if state in STREAM_ENDING_STATES:
+                    return
+                await anyio.sleep(self.poll)
+
+
 @dataclass
 class KitBroker(Broker):
     engine: TaskEngine | None = None
     caller: Caller | None = None
+
+    def __post_init__(self) -> None:
+        if self.engine is not None and isinstance(self.event_bus, InMemoryEventBus):
+            self.event_bus = KitEventBus(self.engine, self.caller)
 
     async def run_task(self, params: TaskSendParams) -> None:
         """Nothing: `KitStorage.submit_task` queued the task's turn as it stored the task."""
