@@ -97,6 +97,7 @@ def test_a_worker_is_named_as_an_instance_its_class_a_factory_or_an_agent_to_a2a
     assert is_agent(ContextWorker)
     assert is_agent(instance)
     assert not is_agent(Worker)  # fasta2a's abstract base, imported into a module, is no agent
+    assert not is_agent(AgentWorker)  # nor its pydantic-ai worker (name the app, or a factory)
     assert context_type_of(ContextWorker) == list[Message]
     assert context_type_of(AgentWorker) == list[ModelMessage]
 

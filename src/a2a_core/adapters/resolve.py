@@ -68,7 +68,8 @@ def is_agent(value: object) -> bool:
         agent_class = (
             issubclass(value, Agent | AgentExecutor)
             or _is_a2a_sdk_executor_class(value)
-            or _is_fasta2a_worker_class(value)
+            # fasta2a's own workers (pydantic-ai's AgentWorker), imported into a module, are not its agent
+            or (_is_fasta2a_worker_class(value) and not value.__module__.startswith("fasta2a."))
         )
         return agent_class and not inspect.isabstract(value)
     return (
