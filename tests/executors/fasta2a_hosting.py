@@ -42,6 +42,7 @@ from aws_events import (
     lambda_context,
     load_function,
     receive,
+    redeliver,
     settle,
     sqs_event,
 )
@@ -246,6 +247,36 @@ def test_each_turn_on_a_fresh_worker_lambda(monkeypatch: pytest.MonkeyPatch, dep
     assert done.status.state == TaskState.completed
     assert done.status.message is not None
     assert _text(done.status.message.parts) == "Your context is 4 messages long; it began: count me in"
+
+
+@pytest.mark.usefixtures("loop")
+@LEAKS_OF_THE_EMULATOR_PROCESS
+def test_a_turn_retried_after_its_worker_died_stores_its_context_once(
+    monkeypatch: pytest.MonkeyPatch, deployment: Deployment, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DIED_ONCE", str(tmp_path / "died"))
+    api = load_function(monkeypatch, "api", deployment.env())
+    started = send(api, "count me once")
+    dying = load_function(
+        monkeypatch, "worker", deployment.env(A2A_AGENT="executors.fasta2a_workers:DiesOnce")
+    )
+    messages = receive(deployment.sqs, deployment.names.queue_url)
+    response = dying.handler(
+        sqs_event(deployment.sqs, deployment.names.queue_url, messages), lambda_context()
+    )
+    assert response["batchItemFailures"], response  # the run operation goes back to the queue
+    assert (tmp_path / "died").read_text() == started["id"]
+    redeliver(deployment.sqs, deployment.names.queue_url, messages)
+    run_queued(fresh_worker(monkeypatch, deployment), deployment)  # the retry, on another worker
+    done = deployment.task(started["id"])
+    assert done.status.state == TaskState.completed
+    assert done.status.message is not None
+    assert _text(done.status.message.parts) == "Your context is 2 messages long; it began: count me once"
+    later = send(api, "and again", context_id=started["contextId"])
+    run_queued(fresh_worker(monkeypatch, deployment), deployment)
+    answer = deployment.task(later["id"]).status.message
+    assert answer is not None
+    assert _text(answer.parts) == "Your context is 4 messages long; it began: count me once"
 
 
 @pytest.mark.usefixtures("loop")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
+from pathlib import Path
 from typing import Any
 
 from fasta2a import Worker
@@ -20,6 +21,9 @@ from fasta2a.schema import Artifact, Message, TaskIdParams, TaskSendParams
 from pydantic_ai import Agent
 from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, UserPromptPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+from a2a_core.adapters.fasta2a.turn import current
+from a2a_core.core.errors import StoreUnavailableError
 
 Context = list[Message]
 
@@ -71,6 +75,31 @@ class ContextWorker(Worker[Context]):
         return [
             Artifact(artifact_id=str(uuid.uuid4()), name="length", parts=[{"data": {"messages": result}}])
         ]
+
+
+class DiesOnce(ContextWorker):
+    """`ContextWorker` whose first attempt of a turn loses the store right after it stored its
+    context (the kit's turn told so, as its store calls tell it): the turn runs again on a later
+    delivery, as after a worker that died there. Once (``$DIED_ONCE`` marks it)."""
+
+    async def run_task(self, params: TaskSendParams) -> None:
+        storage = self.storage
+        update_context = storage.update_context
+
+        async def then_die(context_id: str, context: Context) -> None:
+            await update_context(context_id, context)
+            marker = Path(os.environ["DIED_ONCE"])
+            if not marker.exists():  # noqa: ASYNC240 - a test's marker file
+                marker.write_text(params["id"])  # noqa: ASYNC240
+                lost = StoreUnavailableError("the store went away after the context was stored")
+                current().ctx.attempt.interrupt(lost)
+                raise lost
+
+        storage.update_context = then_die  # type: ignore[method-assign]
+        try:
+            await super().run_task(params)
+        finally:
+            del storage.update_context
 
 
 def _text(message: Message) -> str:
