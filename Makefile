@@ -66,6 +66,9 @@ EXECUTORS_DIR := tests/executors/requirements
 	$(UV) pip install --quiet --no-deps --no-build-isolation --python .venv-executors/$*/bin/python -e .
 	touch $@
 
+# fasta2a's brings pydantic-ai, of which the tests import a small part: no bytecode compiled ahead.
+.venv-executors/fasta2a/.synced: export UV_COMPILE_BYTECODE = 0
+
 # Re-pin the executor environments (after changing a version there, or the kit's `local` extra).
 executors-lock: | $(UV)
 	for env in $(EXECUTOR_ENVS); do \
