@@ -28,6 +28,9 @@ from fasta2a.schema import Message
 from fasta2a.storage import InMemoryStorage
 from pydantic_ai.messages import ModelMessage
 
+# Imported here, before any test starts threads: a first import of it racing another thread's
+# import can fail in CPython 3.11's module locks (a KeyError), as a cold-started handler did here.
+import a2a_core.aws.lambdas  # noqa: F401
 from a2a_core.adapters.fasta2a import TurnBroker, TurnStorage, WorkerAgent, context_type_of
 from a2a_core.adapters.fasta2a.turn import HostedTurn, entered
 from a2a_core.adapters.fasta2a.turn_storage import ENVELOPE
