@@ -143,6 +143,54 @@ async def test_a_write_after_the_ending_is_refused_and_changes_nothing() -> None
 FOUND = Task(id="task", context_id="ctx", status=TaskStatus(state=TaskState.working))
 
 
+class Echoes(ContextWorker):
+    """Says what its params carried besides the message."""
+
+    async def run_task(self, params: Any) -> None:
+        said = f"metadata={params.get('metadata')} modes={params.get('accepted_output_modes')}"
+        await self.storage.update_task(params["id"], state="completed", new_messages=[_agent(said)])
+
+
+async def test_run_task_gets_the_params_fasta2as_task_manager_would_give() -> None:
+    async with AgentHarness(Echoes) as agent:
+        task = await agent.send("hi", metadata={"trace": "t-1"})
+    assert task.text == "metadata={'trace': 't-1'} modes=None"
+
+
+class Strays(ContextWorker):
+    """Writes what it may not, then ends its task: each refused write changes nothing."""
+
+    async def run_task(self, params: Any) -> None:
+        refused = []
+        for call in (
+            self.storage.update_task("another-task", state="completed"),
+            self.storage.update_task(params["id"], state="bogus"),
+            self.storage.update_task(
+                params["id"], state="working", new_messages=[{"role": "agent", "parts": [{}]}]
+            ),
+            self.storage.update_task(params["id"], state="submitted", new_messages=[_agent("again")]),
+            self.storage.load_context("another-context"),
+        ):
+            try:
+                await call
+            except ValueError as error:
+                refused.append(type(error).__name__)
+        assert await self.storage.load_task("another-task") is None
+        task = await self.storage.load_task(params["id"])
+        assert task is not None
+        assert task["status"]["state"] == "submitted"
+        await self.storage.update_task(
+            params["id"], state="completed", new_messages=[_agent(" ".join(refused))]
+        )
+
+
+async def test_writes_a_worker_may_not_make_are_refused_and_change_nothing() -> None:
+    async with AgentHarness(Strays) as agent:
+        task = await agent.send("hi")
+    assert (task.state, task.text) == (TaskState.completed, " ".join(["ValueError"] * 5))
+    assert [m.role.value for m in task.history] == ["user", "agent"]
+
+
 class FakeTurn:
     """The parts of a turn's context the storage's context calls use: one context, in memory."""
 
