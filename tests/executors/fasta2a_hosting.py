@@ -92,7 +92,7 @@ async def test_agent_to_a2a_keeps_the_conversation_across_fresh_workers() -> Non
 
 
 def test_a_worker_is_named_as_an_instance_its_class_a_factory_or_an_agent_to_a2a_app() -> None:
-    instance = ContextWorker(broker=InMemoryBroker(), storage=InMemoryStorage())
+    instance = ContextWorker(broker=InMemoryBroker(), storage=InMemoryStorage())  # type: ignore[no-untyped-call]
     for named in (instance, ContextWorker, lambda: instance, pydantic_ai_app):
         hosted = resolve_agent(named)
         assert isinstance(hosted, WorkerAgent)
@@ -157,6 +157,10 @@ async def test_run_task_gets_the_params_fasta2as_task_manager_would_give() -> No
     assert task.text == "metadata={'trace': 't-1'} modes=None"
 
 
+# A message with a part that holds nothing (no text, raw, url or data).
+EMPTY_PART: Any = {"role": "agent", "parts": [{}], "message_id": "empty"}
+
+
 class Strays(ContextWorker):
     """Writes what it may not, then ends its task: each refused write changes nothing."""
 
@@ -164,10 +168,8 @@ class Strays(ContextWorker):
         refused = []
         for call in (
             self.storage.update_task("another-task", state="completed"),
-            self.storage.update_task(params["id"], state="bogus"),
-            self.storage.update_task(
-                params["id"], state="working", new_messages=[{"role": "agent", "parts": [{}]}]
-            ),
+            self.storage.update_task(params["id"], state="bogus"),  # type: ignore[arg-type]
+            self.storage.update_task(params["id"], state="working", new_messages=[EMPTY_PART]),
             self.storage.update_task(params["id"], state="submitted", new_messages=[_agent("again")]),
             self.storage.load_context("another-context"),
         ):

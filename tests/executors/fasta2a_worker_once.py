@@ -26,7 +26,7 @@ def main() -> None:
     assert spec.loader is not None
     worker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(worker)
-    sqs = boto3.client(
+    sqs = boto3.client(  # type: ignore[no-untyped-call]
         "sqs", endpoint_url=os.environ["A2A_AWS_ENDPOINT_URL"], region_name=os.environ["A2A_AWS_REGION"]
     )
     queue_url = os.environ["A2A_QUEUE_URL"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import anyio
 import anyio.abc
@@ -30,9 +30,11 @@ from fasta2a.schema import (
     Message,
     StreamResponse,
     Task,
+    TaskArtifactUpdateEvent,
     TaskIdParams,
     TaskSendParams,
     TaskState,
+    TaskStatusUpdateEvent,
 )
 from fasta2a.storage import Storage
 
@@ -60,15 +62,13 @@ class KitStorage(Storage[Any]):
             task = await self.engine.get_task(TaskQuery(task_id, history_length or None), self.caller)
         except TaskNotFoundError:
             return None
-        loaded: Task = to_fasta2a_task(task)
-        return loaded
+        return cast(Task, to_fasta2a_task(task))
 
     async def submit_task(self, context_id: str, message: Message) -> Task:
         kit_message = from_fasta2a_message(dict(message), context_id=context_id)
         submission = await self.engine.submit(SendRequest(message=kit_message, blocking=False), self.caller)
         if submission.created is not None:
-            created: Task = to_fasta2a_task(submission.created)
-            return created
+            return cast(Task, to_fasta2a_task(submission.created))
         task = await self.load_task(submission.operation.task_id)  # a message continuing a task
         assert task is not None
         return task
@@ -126,16 +126,20 @@ class KitEventBus(EventBus):
         async with send:
             while True:
                 task = to_fasta2a_task(await self.engine.get_task(TaskQuery(task_id, 0), self.caller))
-                ids = {"task_id": task_id, "context_id": task["context_id"]}
+                context_id = task["context_id"]
                 for artifact in task["artifacts"]:
                     if artifacts.get(artifact["artifact_id"]) != artifact:
                         artifacts[artifact["artifact_id"]] = artifact
-                        await send.send(
-                            {"artifact_update": {**ids, "artifact": artifact, "last_chunk": True}}
+                        update = TaskArtifactUpdateEvent(
+                            task_id=task_id, context_id=context_id, artifact=artifact, last_chunk=True
                         )
+                        await send.send(StreamResponse(artifact_update=update))
                 if task["status"]["state"] != state:
                     state = task["status"]["state"]
-                    await send.send({"status_update": {**ids, "status": task["status"]}})
+                    changed = TaskStatusUpdateEvent(
+                        task_id=task_id, context_id=context_id, status=task["status"]
+                    )
+                    await send.send(StreamResponse(status_update=changed))
                 if state in STREAM_ENDING_STATES:
                     return
                 await anyio.sleep(self.poll)

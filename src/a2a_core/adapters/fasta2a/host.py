@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 import typing
-from typing import Any
+from typing import Any, cast
 
 from fasta2a.schema import TaskSendParams
 from fasta2a.worker import Worker
@@ -90,7 +90,7 @@ def params_of(ctx: TaskContext) -> TaskSendParams:
         params["accepted_output_modes"] = list(ctx.accepted_output_modes)
     if ctx.metadata:
         params["metadata"] = dict(ctx.metadata)
-    return params
+    return cast("TaskSendParams", params)
 
 
 def context_type_of(worker_class: type[Any]) -> Any:

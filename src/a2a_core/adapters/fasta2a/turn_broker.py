@@ -16,13 +16,13 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import anyio
 import anyio.abc
 from fasta2a.broker import Broker, TaskOperation
 from fasta2a.event_bus import EventBus
-from fasta2a.schema import StreamResponse, TaskIdParams, TaskSendParams
+from fasta2a.schema import Message, StreamResponse, TaskIdParams, TaskSendParams
 from opentelemetry.trace import get_current_span
 
 from a2a_core.adapters.fasta2a.convert import from_fasta2a_artifact, to_fasta2a_message
@@ -89,9 +89,8 @@ class TurnBroker(Broker):
     async def receive_task_operations(self) -> AsyncIterator[TaskOperation]:
         """The turn's run operation, once."""
         ctx = current().ctx
-        params: TaskSendParams = {
-            "id": ctx.task_id,
-            "context_id": ctx.context_id,
-            "message": to_fasta2a_message(ctx.message),
-        }  # type: ignore[typeddict-item]
-        yield {"operation": "run", "params": params, "_current_span": get_current_span()}
+        message = cast("Message", to_fasta2a_message(ctx.message))
+        params = TaskSendParams(id=ctx.task_id, context_id=ctx.context_id, message=message)
+        yield cast(
+            "TaskOperation", {"operation": "run", "params": params, "_current_span": get_current_span()}
+        )
