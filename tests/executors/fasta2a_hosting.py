@@ -157,6 +157,21 @@ async def test_run_task_gets_the_params_fasta2as_task_manager_would_give() -> No
     assert task.text == "metadata={'trace': 't-1'} modes=None"
 
 
+class GivesUp(ContextWorker):
+    """Cancels its own task through its broker, then says its cancel_task again (a no-op)."""
+
+    async def run_task(self, params: Any) -> None:
+        await self.broker.run_task(params)  # already running: nothing to schedule
+        await self.broker.cancel_task({"id": params["id"]})
+        await self.storage.update_task(params["id"], state="canceled")
+
+
+async def test_a_worker_cancels_its_own_task_through_its_broker() -> None:
+    async with AgentHarness(GivesUp) as agent:
+        task = await agent.send("hi")
+    assert task.state == TaskState.canceled
+
+
 # A message with a part that holds nothing (no text, raw, url or data).
 EMPTY_PART: Any = {"role": "agent", "parts": [{}], "message_id": "empty"}
 

@@ -72,13 +72,15 @@ class TurnBroker(Broker):
             )
 
     async def cancel_task(self, params: TaskIdParams) -> None:
-        ctx = current().ctx
+        turn = current()
+        ctx = turn.ctx
         if params["id"] != ctx.task_id:
             raise RuntimeError(
                 f"this turn runs task {ctx.task_id}; cancel task {params['id']} through the A2A API"
             )
         if not ctx.ended:
             await ctx.attempt.write([status(TaskState.canceled)], ends=True)
+            turn.record(TaskState.canceled, [], [])  # what the worker's storage reads back
 
     async def __aenter__(self) -> Self:
         return self
