@@ -53,10 +53,11 @@ clients-lock: | $(UV)
 			--custom-compile-command "make clients-lock" $(CLIENTS_DIR)/$$env.in -o $(CLIENTS_DIR)/$$env.txt; \
 	done
 
-# Where a2a-sdk 0.3 executors are hosted in the tests (tests/executors/): the kit, editable, with
-# its `local` extra, beside a2a-sdk 0.3, which cannot share a venv with the dev group's 1.3. The
-# kit's dependencies are pinned and hashed with a2a-sdk's; the kit itself is built from here.
-EXECUTOR_ENVS := a2a-sdk-0.3
+# Where a2a-sdk 0.3 executors and fasta2a workers are hosted in the tests (tests/executors/): the
+# kit, editable, with its `local` extra, beside a2a-sdk 0.3 (which cannot share a venv with the
+# dev group's 1.3) or fasta2a 2.1 with pydantic-ai (not a dependency of the kit). The kit's
+# dependencies are pinned and hashed with the SDK's; the kit itself is built from here.
+EXECUTOR_ENVS := a2a-sdk-0.3 fasta2a
 EXECUTORS_DIR := tests/executors/requirements
 
 .venv-executors/%/.synced: $(EXECUTORS_DIR)/%.txt | $(UV)
@@ -64,6 +65,9 @@ EXECUTORS_DIR := tests/executors/requirements
 	$(UV) pip sync --quiet --require-hashes --python .venv-executors/$*/bin/python $<
 	$(UV) pip install --quiet --no-deps --no-build-isolation --python .venv-executors/$*/bin/python -e .
 	touch $@
+
+# fasta2a's brings pydantic-ai, of which the tests import a small part: no bytecode compiled ahead.
+.venv-executors/fasta2a/.synced: export UV_COMPILE_BYTECODE = 0
 
 # Re-pin the executor environments (after changing a version there, or the kit's `local` extra).
 executors-lock: | $(UV)
