@@ -107,6 +107,11 @@ class A2AServiceProps:
     api_function: FunctionOptions | None = None
     worker_function: FunctionOptions = WORKER
     """Its timeout also sets the queue's visibility timeout and the worker's lease."""
+    max_turn_seconds: float | None = None
+    """The longest one turn of the agent may run, in seconds; default: the project's
+    ``max_turn_seconds`` (``[tool.a2a-serverless]``), else the worker function's timeout. Turns up
+    to that timeout run on the worker function; longer ones on the long-turn worker. A turn that
+    runs out of time fails with a message naming the setting."""
     worker_package: WorkerPackage = WorkerPackage.ZIP
     """A .zip bundle (up to 250 MB unzipped), or a container image for bigger agents (Docker
     builds it at deploy)."""
@@ -166,6 +171,7 @@ class A2AServiceProps:
         checks.check_snap_start(self.snap_start, _version(self.runtime), self.streaming_mode)
         parse_models(self.bedrock_models)
         checks.check_worker_variables(self.worker_environment or {}, self.worker_secrets or {})
+        checks.check_max_turn_seconds(self.max_turn_seconds)
 
     @property
     def key_names(self) -> tuple[str, ...]:

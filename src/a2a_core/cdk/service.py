@@ -63,6 +63,10 @@ class A2AService(Construct):
         self.props = props
         self.project = props.project or find_project()
         self.project.code_paths()  # a wrong `packages` fails the synth, bundled or not
+        # The longest turn (the prop, else the project's; None: the worker function's timeout).
+        self.max_turn_seconds = (
+            props.max_turn_seconds if props.max_turn_seconds is not None else self.project.config.max_turn_seconds
+        )
         self.auth = props.auth
         self.jwt = props.jwt
         self.streaming = props.streaming_mode
@@ -263,6 +267,7 @@ class A2AService(Construct):
             image=props.worker_package is WorkerPackage.CONTAINER_IMAGE,
             environment=props.worker_environment,
             secrets=props.worker_secrets,
+            max_turn_seconds=self.max_turn_seconds,
         )
         self.dead_letter_function = self.functions.add_dead_letter(props.dead_letter_function)
 

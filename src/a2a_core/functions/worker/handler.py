@@ -21,6 +21,7 @@ from a2a_core.aws.secrets import worker_secrets
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
+from a2a_core.compose.long_turns import compose_hand_off
 from a2a_core.settings import Settings
 
 redaction.install()  # before anything logs: no secret in a log line, at any level
@@ -30,6 +31,7 @@ settings = Settings.from_env()
 os.environ.update(worker_secrets(settings))
 adapters = build_adapters(settings, function="worker")
 worker = compose_worker(adapters, load_agent(settings.agent))
-# The run queue's messages: the worker times their redelivery (their visibility) to its lease.
-handler = worker_handler(worker, adapters.run_queue_messages)
+# The run queue's messages: the worker times their redelivery (their visibility) to its lease; turns
+# longer than this function allows go to the long-turn worker, where one is deployed.
+handler = worker_handler(worker, adapters.run_queue_messages, compose_hand_off(adapters, worker))
 end_cold_start()
