@@ -16,7 +16,13 @@ def _note(event: str, ctx: TaskContext) -> None:
     path = os.environ.get("LONG_AGENT_LOG")
     if path:
         attempt = ctx.lease.attempt if ctx.lease is not None else 0
-        line = {"event": event, "task": ctx.task_id, "pid": os.getpid(), "attempt": attempt, "at": time.time()}
+        line = {
+            "event": event,
+            "task": ctx.task_id,
+            "pid": os.getpid(),
+            "attempt": attempt,
+            "at": time.time(),
+        }
         with open(path, "a", encoding="utf-8") as log:
             log.write(json.dumps(line) + "\n")
 

@@ -216,7 +216,6 @@ class Settings(BaseModel):
             )
             raise SettingsError(f"invalid configuration: {problems}") from None
 
-
     def to_env(self) -> dict[str, str]:
         """These settings as the ``A2A_*`` variables `from_env` reads back (secrets in clear: for
         a child process's environment only, as dev's long-turn worker gets them)."""
@@ -228,9 +227,7 @@ class Settings(BaseModel):
             if isinstance(value, SecretStr):
                 value = value.get_secret_value()
             if any(marker in str(field.annotation) for marker in ("list", "dict", "Agent")):
-                dumped = json.dumps(
-                    _plain(value), separators=(",", ":")
-                )
+                dumped = json.dumps(_plain(value), separators=(",", ":"))
             else:
                 dumped = str(value).lower() if isinstance(value, bool) else str(value)
             env[ENV_PREFIX + name.upper()] = dumped

@@ -17,13 +17,16 @@ async def _leased(store: TaskStore, lease_until: float) -> Commit:
     first = commit("t1", 1, TaskState.submitted).model_copy(update={"write_id": "w1"})
     await store.append(first)
     run = RunLease(run_id="m1", lease_until=lease_until, attempt=1, turn=1)
-    claimed = commit("t1", first.next_seq, TaskState.working).model_copy(update={"write_id": "w2", "run": run})
+    claimed = commit("t1", first.next_seq, TaskState.working).model_copy(
+        update={"write_id": "w2", "run": run}
+    )
     await store.append(claimed)
     return claimed
 
 
 def _until(head: Commit | None) -> float | None:
-    assert head is not None and head.run is not None
+    assert head is not None
+    assert head.run is not None
     return head.run.lease_until
 
 

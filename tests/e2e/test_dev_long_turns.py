@@ -42,7 +42,9 @@ class Server:
         lines = [json.loads(line) for line in self.log.read_text().splitlines() if line]
         return [line for line in lines if line["task"] == task_id]
 
-    def wait_for_note(self, task_id: str, event: str, count: int = 1, timeout: float = 20) -> list[dict[str, Any]]:
+    def wait_for_note(
+        self, task_id: str, event: str, count: int = 1, timeout: float = 20
+    ) -> list[dict[str, Any]]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             notes = [n for n in self.notes(task_id) if n["event"] == event]
@@ -54,7 +56,9 @@ class Server:
 
 def _server(tmp: Path, env: dict[str, str]) -> Iterator[Server]:
     log = tmp / "agent.log"
-    dev = DevServer(AGENT, "local", with_tests_on_path(LONG_AGENT_LOG=str(log), **env), ["--lambda-timeout", "3"])
+    dev = DevServer(
+        AGENT, "local", with_tests_on_path(LONG_AGENT_LOG=str(log), **env), ["--lambda-timeout", "3"]
+    )
     try:
         yield Server(dev, dev.wait_ready(STARTUP_TIMEOUT), log)
     finally:

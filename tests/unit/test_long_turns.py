@@ -38,7 +38,9 @@ async def _start(stack: Stack) -> RunOperation:
 
 
 async def _claimed(stack: Stack, operation: RunOperation, clock: Clock, lease: float = 60.0) -> None:
-    await stack.ledger.write(operation.task_id, claim(operation, clock=clock, lease_seconds=lease, max_attempts=3))
+    await stack.ledger.write(
+        operation.task_id, claim(operation, clock=clock, lease_seconds=lease, max_attempts=3)
+    )
 
 
 class Timings(Delivery):
@@ -78,9 +80,11 @@ async def test_a_heartbeat_pushes_the_lease_back_without_a_commit() -> None:
     head = await stack.ledger.head(operation.task_id)
     assert head.run is not None
     renewed = await renew(stack.ledger, head.run, operation.task_id, lease_until=clock() + 120)
-    assert renewed is not None and renewed.run is not None
+    assert renewed is not None
+    assert renewed.run is not None
     after = await stack.ledger.head(operation.task_id)
-    assert after.run is not None and after.run.lease_until == clock() + 120
+    assert after.run is not None
+    assert after.run.lease_until == clock() + 120
     # Nothing a follower of the task sees: the same log, the same next sequence number.
     assert after.next_seq == head.next_seq
     assert len(await stack.ledger.commits_since(operation.task_id, 0)) == 2
@@ -100,7 +104,8 @@ async def test_a_dead_workers_lease_expires_and_the_next_claim_takes_over_a_live
     clock.now += 21  # no heartbeat since: the worker died
     await _claimed(stack, operation, clock)
     taken = await stack.ledger.head(operation.task_id)
-    assert taken.run is not None and taken.run.attempt == 2
+    assert taken.run is not None
+    assert taken.run.attempt == 2
 
 
 async def test_a_heartbeat_of_an_attempt_taken_over_renews_nothing() -> None:
@@ -113,7 +118,9 @@ async def test_a_heartbeat_of_an_attempt_taken_over_renews_nothing() -> None:
     await _claimed(stack, operation, clock, lease=60)  # attempt 2
     assert await renew(stack.ledger, old, operation.task_id, lease_until=clock() + 600) is None
     head = await stack.ledger.head(operation.task_id)
-    assert head.run is not None and head.run.attempt == 2 and head.run.lease_until == clock() + 60
+    assert head.run is not None
+    assert head.run.attempt == 2
+    assert head.run.lease_until == clock() + 60
 
 
 @pytest.mark.parametrize("ending", ["cancel", "complete"])
@@ -126,7 +133,8 @@ async def test_a_heartbeat_never_brings_an_ended_turn_back(ending: str) -> None:
     else:
         await Worker(stack.ledger, FunctionAgent(_quiet), clock=clock).handle(operation)
     lease = (await stack.ledger.head(operation.task_id)).run  # the attempt that ran, as it ended
-    assert lease is not None and lease.attempt == 1
+    assert lease is not None
+    assert lease.attempt == 1
     before = await stack.ledger.head(operation.task_id)
     assert await renew(stack.ledger, lease, operation.task_id, lease_until=clock() + 600) is None
     assert await stack.ledger.head(operation.task_id) == before
@@ -154,7 +162,8 @@ async def test_a_long_worker_keeps_its_short_lease_alive_while_the_agent_works()
     task = await stack.ledger.load(operation.task_id)
     assert task.status.state == TaskState.completed
     head = await stack.ledger.head(operation.task_id)
-    assert head.run is not None and head.run.attempt == 1
+    assert head.run is not None
+    assert head.run.attempt == 1
 
 
 async def test_a_long_worker_whose_turn_was_taken_over_stops_its_agent_and_writes_nothing_more() -> None:
@@ -180,14 +189,18 @@ async def test_a_long_worker_whose_turn_was_taken_over_stops_its_agent_and_write
     with pytest.raises(RunInProgressError):  # the turn is the other attempt's: its message stays
         await run
     head = await stack.ledger.head(operation.task_id)
-    assert head.state == TaskState.working and head.run is not None and head.run.attempt == 2
+    assert head.state == TaskState.working
+    assert head.run is not None
+    assert head.run.attempt == 2
 
 
 # --- the hand-off ---------------------------------------------------------------------------
 
 
 def _hand_off(stack: Stack, launcher: Launches, clock: Clock) -> HandOff:
-    return HandOff(stack.ledger, launcher, start_grace=120, retry_seconds=10, redelivery_margin=5, clock=clock)
+    return HandOff(
+        stack.ledger, launcher, start_grace=120, retry_seconds=10, redelivery_margin=5, clock=clock
+    )
 
 
 async def test_a_due_turn_is_launched_and_its_message_left_for_the_start_up_grace() -> None:
@@ -228,8 +241,11 @@ async def test_a_delivery_of_a_turn_already_done_launches_nothing_and_lets_the_m
     operation = await _start(stack)
     await Worker(stack.ledger, FunctionAgent(_quiet), clock=clock).handle(operation)
     await _hand_off(stack, launcher, clock)(LongTurnLaunch(operation), delivery)
-    await _hand_off(stack, launcher, clock)(LongTurnLaunch(RunOperation(task_id="nope", run_id="m")), delivery)
-    assert launcher.launched == [] and delivery.times == []
+    await _hand_off(stack, launcher, clock)(
+        LongTurnLaunch(RunOperation(task_id="nope", run_id="m")), delivery
+    )
+    assert launcher.launched == []
+    assert delivery.times == []
 
 
 async def test_a_launch_that_fails_leaves_the_task_alone_and_the_message_back_soon() -> None:

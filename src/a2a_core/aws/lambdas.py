@@ -136,7 +136,9 @@ async def _run_record(
         raise
 
 
-async def _hand_off(hand_off: HandOff, operation: RunOperation, record: SQSRecord, delivery: Delivery) -> None:
+async def _hand_off(
+    hand_off: HandOff, operation: RunOperation, record: SQSRecord, delivery: Delivery
+) -> None:
     launch = LongTurnLaunch(operation, source=record.event_source_arn, receipt=record.receipt_handle)
     try:
         await hand_off(launch, delivery)

@@ -65,7 +65,9 @@ class A2AService(Construct):
         self.project.code_paths()  # a wrong `packages` fails the synth, bundled or not
         # The longest turn (the prop, else the project's; None: the worker function's timeout).
         self.max_turn_seconds = (
-            props.max_turn_seconds if props.max_turn_seconds is not None else self.project.config.max_turn_seconds
+            props.max_turn_seconds
+            if props.max_turn_seconds is not None
+            else self.project.config.max_turn_seconds
         )
         self.auth = props.auth
         self.jwt = props.jwt

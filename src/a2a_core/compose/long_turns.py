@@ -8,7 +8,9 @@ from a2a_core.core.turn.long_turns import HandOff, TurnLauncher
 from a2a_core.core.turn.worker import Worker
 
 
-def compose_hand_off(adapters: Adapters, worker: Worker, launcher: TurnLauncher | None = None) -> HandOff | None:
+def compose_hand_off(
+    adapters: Adapters, worker: Worker, launcher: TurnLauncher | None = None
+) -> HandOff | None:
     """How ``worker``'s consumer hands turns to the long-turn worker, through ``launcher`` (else
     the backend's); None when the project's turns fit the Lambda worker or nothing launches."""
     settings = adapters.settings
@@ -31,5 +33,3 @@ def compose_long_worker(adapters: Adapters, agent: object) -> Worker:
 
     settings = adapters.settings
     return compose_worker(adapters, agent).with_heartbeat_lease(settings.long_turn_lease_seconds)
-
-

@@ -114,7 +114,9 @@ def _stack_on(
     closers.extend([] if launcher is None else [launcher.stop])
     # Long-turn workers write the table from processes of their own: nothing may be answered
     # from what this process alone wrote (`WakingTaskStore`).
-    adapters = build_adapters(settings, aws.clients) if launcher is None else AwsAdapters(settings, aws.clients)
+    adapters = (
+        build_adapters(settings, aws.clients) if launcher is None else AwsAdapters(settings, aws.clients)
+    )
     # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
     signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
     service = compose_server(adapters, push_signers=[signer])

@@ -7,6 +7,7 @@ printed) and its turn is taken over as the next attempt once its lease runs out.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import subprocess
@@ -40,19 +41,16 @@ class ProcessTurnLauncher(TurnLauncher):
             # Where this process finds the agent's code (the project's import roots among them).
             "PYTHONPATH": os.pathsep.join(path for path in sys.path if path),
         }
-        # A fixed argv of our own interpreter and module; the launch travels in the environment.
-        child = subprocess.Popen([sys.executable, "-m", ENTRY_POINT], env=env, stdin=subprocess.DEVNULL)  # noqa: S603
+        # A fixed argv of our own interpreter and module; the launch travels in the environment. The
+        # child outlives the handler's event loop (each batch has its own): not an asyncio process.
+        command = [sys.executable, "-m", ENTRY_POINT]
+        child = await asyncio.to_thread(subprocess.Popen, command, env=env, stdin=subprocess.DEVNULL)
         with self._lock:
             self._children = [c for c in self._children if c.poll() is None] + [child]
         print(
             f"long-turn worker started for task {launch.operation.task_id} (pid {child.pid})",
             flush=True,
         )
-
-    def running(self) -> list[int]:
-        """The pids of the long-turn workers still running."""
-        with self._lock:
-            return [child.pid for child in self._children if child.poll() is None]
 
     def stop(self) -> None:
         """Stop every long-turn worker still running (dev is stopping: its emulator goes)."""

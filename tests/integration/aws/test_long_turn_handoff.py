@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from a2a_core.aws.lambdas import worker_handler
+from a2a_core.aws.resources import ResourceNames
 from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
@@ -21,7 +22,6 @@ from a2a_core.compose.long_turns import compose_hand_off
 from a2a_core.core.turn.long_turns import LongTurnLaunch, TurnLauncher
 from a2a_core.domain import TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
-from a2a_core.aws.resources import ResourceNames
 from a2a_core.settings import Settings
 from aws_events import Deployment, failed_ids, lambda_context, receive, sqs_event
 
@@ -71,11 +71,12 @@ def test_a_long_turn_is_launched_left_on_the_queue_and_run_and_deleted_by_the_lo
     (launch,) = launcher.launched
     assert launch.operation.task_id == task_id
     assert launch.receipt == messages[0]["ReceiptHandle"]
-    assert launch.source is not None and launch.source.endswith(deployment.names.queue_url.rsplit("/", 1)[1])
+    assert launch.source is not None
+    assert launch.source.endswith(deployment.names.queue_url.rsplit("/", 1)[1])
     assert _messages_on(deployment) == 1
     # The long-turn worker, as ECS (or dev) starts it: the launch in its environment.
     env = {**os.environ, **deployment.env(A2A_AGENT=ECHO, A2A_MAX_TURN_SECONDS="3600"), **launch.to_env()}
-    done = subprocess.run(  # noqa: S603 (our interpreter and module)
+    done = subprocess.run(
         [sys.executable, "-m", "a2a_core.functions.long_worker"], env=env, capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr.decode()
@@ -99,7 +100,7 @@ def test_a_project_whose_turns_fit_the_invocation_runs_them_on_the_lambda_worker
 
 def test_the_long_worker_refuses_a_launch_it_cannot_read(deployment: Deployment) -> None:
     env = {**os.environ, **deployment.env(A2A_AGENT=ECHO), "A2A_LONG_TURN": "{not json"}
-    done = subprocess.run(  # noqa: S603
+    done = subprocess.run(
         [sys.executable, "-m", "a2a_core.functions.long_worker"], env=env, capture_output=True, timeout=60
     )
     assert done.returncode == 2
@@ -109,6 +110,8 @@ def test_the_long_worker_refuses_a_launch_it_cannot_read(deployment: Deployment)
 def test_launch_env_round_trips() -> None:
     from a2a_core.core.broker import RunOperation
 
-    launch = LongTurnLaunch(RunOperation(task_id="t", run_id="r"), source="arn:aws:sqs:us-east-1:1:q", receipt="x")
+    launch = LongTurnLaunch(
+        RunOperation(task_id="t", run_id="r"), source="arn:aws:sqs:us-east-1:1:q", receipt="x"
+    )
     assert LongTurnLaunch.from_env(launch.to_env()) == launch
     asyncio.run(Launches().launch(launch))

@@ -197,7 +197,11 @@ class DynamoDBTaskStore(TaskStore):
                 UpdateExpression="SET #lease = :until",
                 ConditionExpression="attribute_exists(#pk) AND #write = :write "
                 "AND (attribute_not_exists(#lease) OR #lease <= :until)",
-                ExpressionAttributeNames={"#lease": LEASE_UNTIL, "#pk": TABLE.partition_key, "#write": WRITE_ID},
+                ExpressionAttributeNames={
+                    "#lease": LEASE_UNTIL,
+                    "#pk": TABLE.partition_key,
+                    "#write": WRITE_ID,
+                },
                 ExpressionAttributeValues={
                     ":until": {"N": f"{lease_until:.3f}"},
                     ":write": {"S": commit.write_id or ""},

@@ -24,7 +24,6 @@ class Delivery(ABC):
         receipt), unless the worker is done with it by then. Best effort: adapters log a failure
         and return; the message then comes back when the queue would have sent it anyway."""
 
-
     async def acknowledge(self) -> None:
         """The turn is done with: delete the message. The Lambda worker never calls it (its event
         source deletes what its handler finished); the long-turn worker, which holds the message

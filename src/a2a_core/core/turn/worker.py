@@ -16,8 +16,9 @@ a later delivery, which finds whatever of this attempt's writes landed.
 
 A turn cannot hang a task forever: the agent runs for at most ``max_turn_seconds`` (the project's
 setting) and under the invocation's deadline (minus a safety margin to record the outcome), a turn
-claimed ``max_attempts`` times is failed rather than run again, and `give_up` fails the turn of an operation that landed in the dead-letter queue. A
-worker that dies mid-turn has its operation delivered again just after its lease ends (`Delivery`).
+claimed ``max_attempts`` times is failed rather than run again, and `give_up` fails the turn of an
+operation that landed in the dead-letter queue. A worker that dies mid-turn has its operation
+delivered again just after its lease ends (`Delivery`).
 With ``lease_heartbeat`` (the long-turn worker's) the lease is short and renewed while the agent
 works (`leases.renew`), so a worker that dies is taken over shortly after its last heartbeat.
 """
@@ -90,6 +91,7 @@ def out_of_time(limit: float, max_turn_seconds: float | None) -> str:
         f"{max_turn_seconds:g} s ([tool.a2a-serverless]) needs the long-turn worker, which runs "
         "no turn here."
     )
+
 
 # How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
 # to its dead-letter queue after as many receives (its maxReceiveCount follows this).

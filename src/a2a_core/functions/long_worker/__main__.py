@@ -29,7 +29,9 @@ logger = logging.getLogger("a2a_core.functions.long_worker")
 
 def main() -> int:
     """Run the launch's turn; the process's exit status."""
-    logging.basicConfig(level=os.environ.get("A2A_LOG_LEVEL", "INFO").upper(), format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=os.environ.get("A2A_LOG_LEVEL", "INFO").upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
     redaction.install()  # before anything logs: no secret in a log line, at any level
     try:
         launch = LongTurnLaunch.from_env(os.environ)
