@@ -211,7 +211,8 @@ def test_sqs_sends_finds_its_queue_and_times_a_redelivery(
     assert again["MessageId"] == message["MessageId"]
     # The long-turn worker deletes the message it held once its turn is done.
     sqs.delete_message(QueueUrl=url, ReceiptHandle=again["ReceiptHandle"])
-    assert local_aws.clients.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1).get("Messages", []) == []
+    gone = local_aws.clients.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+    assert gone.get("Messages", []) == []
 
 
 def test_the_two_clients_name_a_missing_queue_alike(sqs: Any, local_aws: EmulatedAws) -> None:

@@ -162,16 +162,10 @@ def _launcher(settings: Settings, aws: EmulatedAws, lambda_timeout: float) -> Pr
     if settings.max_turn_seconds is None or settings.max_turn_seconds <= lambda_timeout:
         return None
     from a2a_core.dev.long_turns import ProcessTurnLauncher
+    from a2a_core.functions.long_worker import EMULATOR_CREDENTIALS
 
     child = settings.model_copy(update={"backend": "aws"})
-    key, secret = aws.credentials
-    env = {
-        **child.to_env(),
-        "AWS_ACCESS_KEY_ID": key,
-        "AWS_SECRET_ACCESS_KEY": secret,
-        "AWS_DEFAULT_REGION": aws.region,
-    }
-    return ProcessTurnLauncher(env)
+    return ProcessTurnLauncher({**child.to_env(), EMULATOR_CREDENTIALS: ":".join(aws.credentials)})
 
 
 def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:

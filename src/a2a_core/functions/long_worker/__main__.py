@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from a2a_core import redaction
 from a2a_core.aws.secrets import worker_secrets
@@ -22,7 +23,11 @@ from a2a_core.compose.long_turns import compose_long_worker
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.turn.delivery import NO_DELIVERY, Delivery
 from a2a_core.core.turn.long_turns import LongTurnLaunch, run_long_turn
+from a2a_core.functions.long_worker import EMULATOR_CREDENTIALS
 from a2a_core.settings import Settings
+
+if TYPE_CHECKING:
+    from a2a_core.aws.clients import AwsClients
 
 logger = logging.getLogger("a2a_core.functions.long_worker")
 
@@ -40,7 +45,7 @@ def main() -> int:
         return 2
     settings = Settings.from_env()
     os.environ.update(worker_secrets(settings))  # before the agent is imported, as on Lambda
-    adapters = build_adapters(settings, function="long-turn worker")
+    adapters = build_adapters(settings, _emulator_clients(settings), function="long-turn worker")
     worker = compose_long_worker(adapters, load_agent(settings.agent))
     messages = adapters.run_queue_messages
     delivery: Delivery = NO_DELIVERY
@@ -55,6 +60,18 @@ def main() -> int:
         return 1
     logger.info("long turn of task %s done", operation.task_id)
     return 0
+
+
+def _emulator_clients(settings: Settings) -> AwsClients | None:
+    """dev's: clients with the emulator's credentials, which leave the environment here."""
+    key, _, secret = os.environ.pop(EMULATOR_CREDENTIALS, "").partition(":")
+    if not key:
+        return None
+    from a2a_core.aws.clients import build_clients
+
+    return build_clients(
+        settings.aws_region, settings.aws_endpoint_url, credentials=(key, secret), sdk=settings.aws_client
+    )
 
 
 if __name__ == "__main__":
