@@ -153,7 +153,8 @@ async def test_a_long_worker_keeps_its_short_lease_alive_while_the_agent_works()
     stack = Stack(slow)
     operation = await _start(stack)
     long = Worker(stack.ledger, FunctionAgent(slow)).with_heartbeat_lease(1.2)
-    run = asyncio.create_task(long.handle(operation))
+    delivery = Timings()
+    run = asyncio.create_task(long.handle(operation, delivery=delivery))
     await ran.wait()
     await asyncio.sleep(2.0)  # past the claim's lease
     with pytest.raises(RunInProgressError):  # a duplicate delivery finds the lease renewed
@@ -164,6 +165,9 @@ async def test_a_long_worker_keeps_its_short_lease_alive_while_the_agent_works()
     head = await stack.ledger.head(operation.task_id)
     assert head.run is not None
     assert head.run.attempt == 1
+    # The message was timed to each renewed lease (and its margin): back a lease after a death.
+    assert len(delivery.times) >= 3
+    assert all(1.2 < seconds <= 1.2 + long.redelivery_margin for seconds in delivery.times)
 
 
 async def test_a_long_worker_whose_turn_was_taken_over_stops_its_agent_and_writes_nothing_more() -> None:

@@ -172,8 +172,11 @@ class Worker:
         if ctx is None:
             return
         done = asyncio.Event()
-        keeper = asyncio.create_task(self._hold(delivery, ctx, done))
-        beat = asyncio.create_task(self._heartbeat(ctx)) if self.lease_heartbeat else None
+        # With a heartbeat lease the heartbeat holds the message too, to the lease it renewed.
+        holding = (
+            self._heartbeat(ctx, delivery, done) if self.lease_heartbeat else self._hold(delivery, ctx, done)
+        )
+        keeper = asyncio.create_task(holding)
         try:
             await self._run(ctx, deadline)
         except StoreUnavailableError:
@@ -186,17 +189,13 @@ class Worker:
                 await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
             raise
         finally:
-            if beat is not None:
-                beat.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await beat
             await _stop(keeper, done)
 
     def with_heartbeat_lease(self, lease_seconds: float) -> Worker:
         """This worker as the long-turn worker runs it: a lease of ``lease_seconds`` renewed by a
-        heartbeat, its message's redelivery pushed back as often (`hold`)."""
+        heartbeat, which also times its message to come back just after that lease."""
         long = copy.copy(self)
-        long.lease_seconds = long.heartbeat_seconds = lease_seconds
+        long.lease_seconds = lease_seconds
         long.lease_heartbeat = True
         return long
 
@@ -208,14 +207,19 @@ class Worker:
         total = deadline - time.monotonic()
         return self.max_turn_seconds <= total - min(self.safety_margin, total / 4)
 
-    async def _heartbeat(self, ctx: TaskContext) -> None:
-        """Renew this attempt's lease while the agent works; interrupt the run once the turn is
-        no longer this attempt's (another took it over, or it was canceled)."""
+    async def _heartbeat(self, ctx: TaskContext, delivery: Delivery, done: asyncio.Event) -> None:
+        """Renew this attempt's lease every third of it until ``done``, and have the message come
+        back just after the lease as renewed (so a takeover starts about a lease after this
+        worker's death); interrupt the run once the turn is no longer this attempt's (another
+        took it over, or it was canceled)."""
         lease = ctx.lease
-        if lease is None:
+        if lease is None or lease.lease_until is None:
             return
+        await delivery.redeliver_after(lease.lease_until - self._clock() + self.redelivery_margin)
         while not ctx.ended and ctx.interruption is None:
-            await asyncio.sleep(self.lease_seconds / 3)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), timeout=self.lease_seconds / 3)
+                return
             until = self._clock() + self.lease_seconds
             try:
                 renewed = await renew(self.ledger, lease, ctx.task_id, lease_until=until)
@@ -223,13 +227,16 @@ class Worker:
                 continue  # the lease outlasts two more beats: the next one may get through
             if renewed is not None:
                 ctx.attempt.renewed(until)
-            elif not ctx.ended:
-                try:
-                    head = await self.ledger.head(ctx.task_id)
-                except StoreUnavailableError:
-                    continue
-                lost = TaskCanceledError if head.state == TaskState.canceled else TurnLostError
-                ctx.attempt.interrupt(lost(f"Task {ctx.task_id}'s turn is no longer this run's"))
+                await delivery.redeliver_after(until - self._clock() + self.redelivery_margin)
+                continue
+            if ctx.ended:
+                return
+            try:
+                head = await self.ledger.head(ctx.task_id)
+            except StoreUnavailableError:
+                continue
+            lost = TaskCanceledError if head.state == TaskState.canceled else TurnLostError
+            ctx.attempt.interrupt(lost(f"Task {ctx.task_id}'s turn is no longer this run's"))
 
     async def _claim_turn(self, operation: RunOperation) -> TaskContext | None:
         """Claim the operation's turn; the turn's context, or None when there is nothing to run."""
