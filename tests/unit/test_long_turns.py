@@ -310,3 +310,33 @@ async def test_a_store_failure_keeps_the_message_for_the_next_try() -> None:
     with pytest.raises(StoreUnavailableError):
         await run_long_turn(worker, LongTurnLaunch(operation), delivery)
     assert delivery.acknowledged == 0
+
+
+# --- the time limit -------------------------------------------------------------------------
+
+
+async def test_a_turn_past_max_turn_seconds_fails_naming_the_setting() -> None:
+    async def slow(ctx: TaskContext) -> str:
+        await asyncio.sleep(30)
+        return "too late"
+
+    stack = Stack(slow)
+    operation = await _start(stack)
+    worker = Worker(stack.ledger, FunctionAgent(slow), max_turn_seconds=0.3)
+    await worker.handle(operation, deadline=time.monotonic() + 600)  # the invocation had time
+    task = await stack.ledger.load(operation.task_id)
+    assert task.status.state == TaskState.failed
+    assert task.status.message is not None
+    (part,) = task.status.message.parts
+    assert getattr(part, "text", "") == (
+        "The agent did not finish within max_turn_seconds = 0.3 s ([tool.a2a-serverless]); "
+        "raise it to give turns longer."
+    )
+
+
+def test_a_limit_the_lambda_worker_set_says_what_would_give_turns_longer() -> None:
+    from a2a_core.core.turn.worker import out_of_time
+
+    assert "max_turn_seconds = 3 s (the default" in out_of_time(3, None)
+    assert "needs the long-turn worker" in out_of_time(3, 60)
+    assert out_of_time(30, 30).startswith("The agent did not finish within max_turn_seconds = 30 s")

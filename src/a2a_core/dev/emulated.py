@@ -145,6 +145,8 @@ def _stack_on(
     stack = DevStack(service, worker, adapters.broker, description, emulator=aws)
     stack.kept, stack.closers = kept, closers
     stack.background.extend(poller.run for poller in pollers)
+    if launcher is not None:  # its workers stop before the emulator they write to
+        stack.background.append(launcher.run)
     if settings.push_enabled:  # the push function, fed by the table's stream
         poller = push_poller(adapters, aws, signer)
         if state is not None:

@@ -52,6 +52,11 @@ class ProcessTurnLauncher(TurnLauncher):
             flush=True,
         )
 
+    async def run(self, stop: asyncio.Event) -> None:
+        """Until dev stops (a background job of its stack), then stop the workers still running."""
+        await stop.wait()
+        await asyncio.to_thread(self.stop)
+
     def stop(self) -> None:
         """Stop every long-turn worker still running (dev is stopping: its emulator goes)."""
         with self._lock:

@@ -4,7 +4,8 @@ Composition root, as the worker Lambda's handler: settings from the environment,
 secrets into it, the backend's adapters and the agent; then the one turn, with no invocation
 deadline (``max_turn_seconds`` is its budget) and a heartbeat lease. Exit status 0 when the turn
 is done or was not due (its message deleted, or held by another live attempt), 1 when the store
-failed (the message comes back and the turn is tried again), 2 when the launch is unreadable.
+failed (the message comes back and the turn is tried again), 2 when the launch is unreadable, 130
+when interrupted (its turn is taken over once its lease ends).
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ def main() -> int:
     except StoreUnavailableError:
         logger.warning("task %s: the store failed; the turn comes back to be tried again", operation.task_id)
         return 1
+    except KeyboardInterrupt:  # dev's Ctrl-C reaches its whole process group: the turn resumes later
+        logger.warning("task %s: interrupted; the turn is taken over once its lease ends", operation.task_id)
+        return 130
     logger.info("long turn of task %s done", operation.task_id)
     return 0
 
