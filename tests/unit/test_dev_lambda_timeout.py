@@ -8,6 +8,7 @@ import pytest
 
 from a2a_core.cli import dev
 from a2a_core.dev.stack import build_dev_stack
+from a2a_core.core.turn.executor import FunctionAgent
 from a2a_core.examples.echo import agent
 from a2a_core.settings import Settings, SettingsError
 
@@ -32,4 +33,6 @@ def test_a_timeout_lambda_cannot_have_is_refused(value: str, capsys: pytest.Capt
 
 def test_it_is_for_the_local_backend() -> None:
     with pytest.raises(SettingsError, match="--lambda-timeout is for the local backend"):
-        build_dev_stack(Settings(backend="memory", allow_unauthenticated=True), agent, lambda_timeout=3)
+        build_dev_stack(
+            Settings(backend="memory", allow_unauthenticated=True), FunctionAgent(agent), lambda_timeout=3
+        )
