@@ -7,8 +7,8 @@ import argparse
 import pytest
 
 from a2a_core.cli import dev
-from a2a_core.dev.stack import build_dev_stack
 from a2a_core.core.turn.executor import FunctionAgent
+from a2a_core.dev.stack import build_dev_stack
 from a2a_core.examples.echo import agent
 from a2a_core.settings import Settings, SettingsError
 
