@@ -340,3 +340,34 @@ def test_a_limit_the_lambda_worker_set_says_what_would_give_turns_longer() -> No
     assert "max_turn_seconds = 3 s (the default" in out_of_time(3, None)
     assert "needs the long-turn worker" in out_of_time(3, 60)
     assert out_of_time(30, 30).startswith("The agent did not finish within max_turn_seconds = 30 s")
+
+
+async def test_a_long_worker_the_store_failed_gives_its_renewed_lease_back_for_the_next_try() -> None:
+    failing = 0
+
+    async def works_then_store_fails(ctx: TaskContext) -> str:
+        nonlocal failing
+        await asyncio.sleep(0.5)  # a heartbeat renews the lease meanwhile
+        failing = 4  # the agent's next write, tried 4 times, finds the store unavailable
+        await ctx.update("still working")
+        return "never"
+
+    stack = Stack(works_then_store_fails)
+    append = stack.store.append
+
+    async def flaky_append(commit: object, snapshot: bytes | None = None) -> None:
+        nonlocal failing
+        if failing:
+            failing -= 1
+            raise StoreUnavailableError("throttled")
+        await append(commit, snapshot)  # type: ignore[arg-type]
+
+    stack.store.append = flaky_append  # type: ignore[method-assign]
+    operation = await _start(stack)
+    long = Worker(stack.ledger, FunctionAgent(works_then_store_fails)).with_heartbeat_lease(0.6)
+    with pytest.raises(StoreUnavailableError):
+        await long.handle(operation)
+    head = await stack.ledger.head(operation.task_id)
+    assert head.run is not None
+    assert head.run.attempt == 1
+    assert head.run.lease_until is None  # released: the next delivery takes over at once

@@ -65,7 +65,10 @@ def release(lease: RunLease) -> Decide:
     lease. Nothing if the head is no longer that attempt's, or its turn ended (its ending landed)."""
 
     def decide(head: Commit) -> Change | None:
-        if head.run != lease or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+        run = head.run
+        # The attempt, not the whole lease: a heartbeat may have pushed its end back since.
+        ours = run is not None and (run.run_id, run.attempt) == (lease.run_id, lease.attempt)
+        if not ours or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
             return None
         return Change([status(TaskState.working)], run=lease.model_copy(update={"lease_until": None}))
 
