@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +22,7 @@ from a2a_core.compose import compose_worker
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
 from a2a_core.compose.long_turns import compose_hand_off
+from a2a_core.core.broker import RunOperation
 from a2a_core.core.turn.long_turns import LongTurnLaunch, TurnLauncher
 from a2a_core.domain import TaskState
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -26,6 +30,7 @@ from a2a_core.settings import Settings
 from aws_events import Deployment, failed_ids, lambda_context, receive, sqs_event
 
 ECHO = "a2a_core.examples.echo:agent"
+TESTS = Path(__file__).resolve().parents[2]
 
 
 class Launches(TurnLauncher):
@@ -108,10 +113,51 @@ def test_the_long_worker_refuses_a_launch_it_cannot_read(deployment: Deployment)
 
 
 def test_launch_env_round_trips() -> None:
-    from a2a_core.core.broker import RunOperation
-
     launch = LongTurnLaunch(
         RunOperation(task_id="t", run_id="r"), source="arn:aws:sqs:us-east-1:1:q", receipt="x"
     )
     assert LongTurnLaunch.from_env(launch.to_env()) == launch
     asyncio.run(Launches().launch(launch))
+
+
+def test_a_long_worker_told_to_stop_gives_its_turn_back_for_the_next_attempt_at_once(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    """SIGTERM (ECS stopping the task: a Spot interruption, a scale-in) stops the agent, releases
+    the lease and makes the message visible: the next delivery takes over without waiting a lease."""
+    task_id = deployment.start_task("work 30")
+    (message,) = receive(deployment.sqs, deployment.names.queue_url)
+    queue_arn = deployment.sqs.get_queue_attributes(
+        QueueUrl=deployment.names.queue_url, AttributeNames=["QueueArn"]
+    )["Attributes"]["QueueArn"]
+    launch = LongTurnLaunch(
+        RunOperation.model_validate_json(message["Body"]), source=queue_arn, receipt=message["ReceiptHandle"]
+    )
+    log = tmp_path / "agent.log"
+    env = {
+        **os.environ,
+        **deployment.env(A2A_AGENT="long_agent:agent", A2A_MAX_TURN_SECONDS="3600"),
+        **launch.to_env(),
+        "LONG_AGENT_LOG": str(log),
+        "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-m", "a2a_core.functions.long_worker"], env=env, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (log.exists() and '"started"' in log.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert deployment.head(task_id).run.lease_until is not None  # type: ignore[union-attr]
+        child.send_signal(signal.SIGTERM)
+        _, stderr = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 143, stderr.decode()
+    assert '"stopped"' in log.read_text()
+    head = deployment.head(task_id)
+    assert head.state == TaskState.working
+    assert head.run is not None
+    assert (head.run.attempt, head.run.lease_until) == (1, None)  # given back, attempt kept
+    (again,) = receive(deployment.sqs, deployment.names.queue_url)  # visible at once
+    assert again["MessageId"] == message["MessageId"]

@@ -188,6 +188,12 @@ class Worker:
             if busy.lease_until is not None:
                 await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
             raise
+        except asyncio.CancelledError:
+            if self.lease_heartbeat:  # stopped from outside (SIGTERM: a Spot interruption, a scale-in)
+                await _stop(keeper, done)
+                await self._give_back(ctx)  # the next delivery takes over at once, not a lease later
+                await delivery.redeliver_after(0)
+            raise
         finally:
             await _stop(keeper, done)
 

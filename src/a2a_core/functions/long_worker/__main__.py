@@ -4,8 +4,9 @@ Composition root, as the worker Lambda's handler: settings from the environment,
 secrets into it, the backend's adapters and the agent; then the one turn, with no invocation
 deadline (``max_turn_seconds`` is its budget) and a heartbeat lease. Exit status 0 when the turn
 is done or was not due (its message deleted, or held by another live attempt), 1 when the store
-failed (the message comes back and the turn is tried again), 2 when the launch is unreadable, 130
-when interrupted (its turn is taken over once its lease ends).
+failed (the message comes back and the turn is tried again), 2 when the launch is unreadable, 143
+on SIGTERM (the turn given back: its message comes back at once and the next attempt takes it
+over), 130 when interrupted (Ctrl-C in dev: the turn is taken over once its lease ends).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from a2a_core import redaction
 from a2a_core.aws.secrets import worker_secrets
@@ -55,15 +58,26 @@ def main() -> int:
     operation = launch.operation
     logger.info("long turn of task %s (run %s) starting", operation.task_id, operation.run_id)
     try:
-        asyncio.run(run_long_turn(worker, launch, delivery))
+        asyncio.run(_until_terminated(run_long_turn(worker, launch, delivery)))
     except StoreUnavailableError:
         logger.warning("task %s: the store failed; the turn comes back to be tried again", operation.task_id)
         return 1
+    except asyncio.CancelledError:
+        logger.warning("task %s: terminated; its turn was given back to be taken over", operation.task_id)
+        return 143
     except KeyboardInterrupt:  # dev's Ctrl-C reaches its whole process group: the turn resumes later
         logger.warning("task %s: interrupted; the turn is taken over once its lease ends", operation.task_id)
         return 130
     logger.info("long turn of task %s done", operation.task_id)
     return 0
+
+
+async def _until_terminated(turn: Coroutine[Any, Any, None]) -> None:
+    """``turn``, cancelled on SIGTERM (ECS stops a task so, Spot's two-minute warning among
+    them): the worker then gives its turn back before the process exits."""
+    task = asyncio.ensure_future(turn)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    await task
 
 
 def _emulator_clients(settings: Settings) -> AwsClients | None:
