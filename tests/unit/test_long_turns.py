@@ -371,3 +371,18 @@ async def test_a_long_worker_the_store_failed_gives_its_renewed_lease_back_for_t
     assert head.run is not None
     assert head.run.attempt == 1
     assert head.run.lease_until is None  # released: the next delivery takes over at once
+
+
+async def test_a_store_that_cannot_be_read_brings_the_message_back_soon_and_launches_nothing() -> None:
+    stack, clock, launcher, delivery = Stack(_quiet), Clock(), Launches(), Timings()
+    operation = await _start(stack)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailableError("down")
+
+    stack.store.head = broken  # type: ignore[method-assign]
+    stack.ledger.store._sleep = lambda delay: asyncio.sleep(0)  # type: ignore[attr-defined]
+    with pytest.raises(StoreUnavailableError):
+        await _hand_off(stack, launcher, clock)(LongTurnLaunch(operation), delivery)
+    assert launcher.launched == []
+    assert delivery.times == [10]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from a2a_core.core.broker import RunOperation
-from a2a_core.core.errors import TaskNotFoundError
+from a2a_core.core.errors import StoreUnavailableError, TaskNotFoundError
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.turn.delivery import Delivery
 from a2a_core.core.turn.leases import RunInProgressError, give_up, pending_run
@@ -101,13 +101,17 @@ class HandOff:
         """Hand ``launch``'s turn to a long-turn worker if it is due; returns when there is
         nothing to run (the message can go). Raises `TurnHandedOffError` once a worker was
         launched, `RunInProgressError` while a live worker holds the turn (the message comes back
-        as its lease ends), `LaunchFailedError` when the launch failed."""
+        as its lease ends), `LaunchFailedError` when the launch failed and `StoreUnavailableError`
+        when the task could not be read (both: the message comes back after ``retry_seconds``)."""
         operation = launch.operation
         try:
             head = await self.ledger.head(operation.task_id)
         except TaskNotFoundError:
             logger.warning("run operation for unknown task %s dropped", operation.task_id)
             return
+        except StoreUnavailableError:
+            await delivery.redeliver_after(self.retry_seconds)  # not the queue's 90 minutes
+            raise
         run = pending_run(head, operation.run_id)
         if run is None:
             return  # the turn ended, or this is a stale delivery of an earlier one
