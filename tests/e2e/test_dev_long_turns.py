@@ -141,6 +141,7 @@ def test_a_turn_four_times_the_lambda_cap_completes_streaming_every_step_as_it_h
     arrivals = [at for at, _ in steps]
     assert arrivals == sorted(arrivals)
     assert "long-turn worker started for task" in long_server.dev.output
+    assert "each run by a long-turn worker process" in long_server.dev.output  # the banner says so
 
 
 def test_without_the_longer_limit_the_turn_fails_naming_the_setting(short_server: Server) -> None:

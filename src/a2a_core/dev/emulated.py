@@ -142,6 +142,11 @@ def _stack_on(
         ),
     ]
     description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
+    if launcher is not None:
+        description += (
+            f"; turns of max_turn_seconds = {settings.max_turn_seconds:g} s, over the worker Lambda's "
+            f"{timeout:g} s, each run by a long-turn worker process"
+        )
     stack = DevStack(service, worker, adapters.broker, description, emulator=aws)
     stack.kept, stack.closers = kept, closers
     stack.background.extend(poller.run for poller in pollers)
