@@ -178,3 +178,18 @@ def test_a_cancel_stops_the_long_turn_agent_and_the_task_ends_canceled(long_serv
     assert task["status"]["state"] == "canceled"
     assert stopped["pid"] == started["pid"]
     assert stopped["at"] < started["at"] + 30  # stopped mid-turn, not at its end
+
+
+def test_the_projects_max_turn_seconds_sends_its_turns_to_the_long_turn_worker(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "long"\nversion = "0.1.0"\n\n'
+        '[tool.a2a-serverless]\nagent = "a2a_core.examples.echo:agent"\nmax_turn_seconds = 120\n'
+    )
+    dev = DevServer(
+        AGENT, "local", with_tests_on_path(), ["--project", str(tmp_path), "--lambda-timeout", "3"]
+    )
+    try:
+        dev.wait_ready(STARTUP_TIMEOUT)
+        assert "turns of max_turn_seconds = 120 s, over the worker Lambda's 3 s" in dev.output
+    finally:
+        dev.stop()
