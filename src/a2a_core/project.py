@@ -8,6 +8,7 @@
     packages = ["src/research"]         # your code, deployed to the worker (default: the agent's package)
     requirements = "requirements.txt"   # the agent's dependencies when they are not in uv.lock
     dependency-groups = ["agent"]       # or: these groups of uv.lock instead of [project] dependencies
+    max_turn_seconds = 3600             # the longest a turn may run (default: the Lambda worker's limit)
 
 `find_project` walks up from a directory to the nearest ``pyproject.toml`` that has the table, as
 ruff finds its configuration. ``a2a-serverless dev``, the testing helper and the CDK construct
@@ -27,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from a2a_core.domain import AgentSkill
+from a2a_core.settings import MAX_TURN_SECONDS
 
 TABLE = "a2a-serverless"
 # The kit itself: its package is always deployed, and its distribution is no agent dependency.
@@ -62,6 +64,8 @@ class ProjectConfig(BaseModel):
     packages: tuple[str, ...] | None = None
     requirements: str | None = None
     dependency_groups: tuple[str, ...] | None = Field(default=None, min_length=1)
+    # Longer than the Lambda worker allows (900 s), and turns run on the long-turn worker.
+    max_turn_seconds: float | None = Field(default=None, gt=0, le=MAX_TURN_SECONDS)
 
     @field_validator("agent")
     @classmethod
@@ -190,6 +194,11 @@ class Project:
             else None,
         }
         return {key: value for key, value in values.items() if value is not None}
+
+    def turn_environment(self) -> dict[str, str]:
+        """How long the project's turns may run, as the functions read it (``A2A_MAX_TURN_SECONDS``)."""
+        seconds = self.config.max_turn_seconds
+        return {} if seconds is None else {"A2A_MAX_TURN_SECONDS": f"{seconds:g}"}
 
     def _find_module(self, top: str) -> Path:
         for base in (self.root, self.root / "src"):

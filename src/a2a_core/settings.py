@@ -34,6 +34,11 @@ ENV_PREFIX = "A2A_"
 RESERVED_TENANTS = frozenset({"tasks", ".well-known", "healthz", "docs"})
 
 
+# The longest turn a project may ask for (max_turn_seconds): a Fargate task has no limit, but a
+# turn that runs for longer than a day is a job, not a turn.
+MAX_TURN_SECONDS = 24 * 3600
+
+
 class SettingsError(ValueError):
     """Configuration is missing or malformed; the message names the variable."""
 
@@ -162,6 +167,17 @@ class Settings(BaseModel):
     # that request on shorter turns, and a worker dying in them has its turn resumed only when the
     # queue's visibility timeout (6x the worker's timeout) ends.
     recovery_hold_after_seconds: float = Field(default=0.0, ge=0)
+    # The longest one turn may run ([tool.a2a-serverless] max_turn_seconds). None: what the Lambda
+    # worker's invocation allows (15 minutes at most). More than that, with the long-turn worker
+    # deployed, and turns run there (a2a_core.core.turn.long_turns); without it, the Lambda
+    # worker's limit still applies and a turn out of time fails naming this setting.
+    max_turn_seconds: float | None = Field(default=None, gt=0, le=MAX_TURN_SECONDS)
+    # The long-turn worker's lease: renewed every third of it while the agent works, so a worker
+    # that died has its turn taken over this long (and a few seconds) after its last heartbeat.
+    long_turn_lease_seconds: float = Field(default=60.0, ge=3, le=3600)
+    # How long a launched long-turn worker may take to start and claim its turn before the run
+    # queue's consumer launches another (Fargate starts a task in tens of seconds).
+    long_turn_start_seconds: float = Field(default=180.0, ge=1, le=3600)
 
     # The long-turn worker on ECS Fargate (a2a_core.aws.ecs_launcher): where the run queue's
     # consumer starts one task per turn longer than the Lambda worker allows. Unset: no long turns.
@@ -229,6 +245,35 @@ class Settings(BaseModel):
                 f"{ENV_PREFIX}{str(e['loc'][0]).upper()}: {e['msg']}" for e in error.errors(include_url=False)
             )
             raise SettingsError(f"invalid configuration: {problems}") from None
+
+    def to_env(self) -> dict[str, str]:
+        """These settings as the ``A2A_*`` variables `from_env` reads back (secrets in clear: for
+        a child process's environment only, as dev's long-turn worker gets them)."""
+        env: dict[str, str] = {}
+        for name, field in type(self).model_fields.items():
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, SecretStr):
+                value = value.get_secret_value()
+            if any(marker in str(field.annotation) for marker in ("list", "dict", "Agent")):
+                dumped = json.dumps(_plain(value), separators=(",", ":"))
+            else:
+                dumped = str(value).lower() if isinstance(value, bool) else str(value)
+            env[ENV_PREFIX + name.upper()] = dumped
+        return env
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, SecretStr):
+        return value.get_secret_value()
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _decode(name: str, raw: str, annotation: Any) -> Any:

@@ -34,7 +34,7 @@ AWS = Path(__file__).resolve().parents[2] / "src" / "a2a_core" / "aws"
 SETUP = {"resources.py"}
 COVERED = {
     "dynamodb": {"put_item", "get_item", "query", "batch_get_item", "update_item", "delete_item"},
-    "sqs": {"send_message", "get_queue_url", "change_message_visibility"},
+    "sqs": {"send_message", "get_queue_url", "change_message_visibility", "delete_message"},
     "kms": {"sign", "get_public_key"},
 }
 
@@ -209,6 +209,10 @@ def test_sqs_sends_finds_its_queue_and_times_a_redelivery(
     sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"], VisibilityTimeout=0)
     (again,) = local_aws.clients.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)["Messages"]
     assert again["MessageId"] == message["MessageId"]
+    # The long-turn worker deletes the message it held once its turn is done.
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=again["ReceiptHandle"])
+    gone = local_aws.clients.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+    assert gone.get("Messages", []) == []
 
 
 def test_the_two_clients_name_a_missing_queue_alike(sqs: Any, local_aws: EmulatedAws) -> None:

@@ -80,3 +80,27 @@ async def test_a_question_that_landed_after_the_budget_is_not_followed_by_failed
     assert done.status.message is not None
     assert done.status.message.parts == [TextPart(text="The short version.")]
     assert task.id == operation.task_id
+
+
+async def test_on_the_long_turn_worker_too_its_max_turn_seconds_never_overwrites_the_question() -> None:
+    from a2a_core.core.turn.delivery import NO_DELIVERY
+    from a2a_core.core.turn.long_turns import LongTurnLaunch, run_long_turn
+
+    store = SlowAnswers()
+    broker = InMemoryBroker()
+    service = build_server(
+        Settings(allow_unauthenticated=True), store=store, broker=broker, context_store=InMemoryContextStore()
+    )
+    # No invocation deadline: the budget is the project's max_turn_seconds; a heartbeat lease.
+    worker = Worker(
+        service.ledger, FunctionAgent(asks_then_completes), max_turn_seconds=BUDGET
+    ).with_heartbeat_lease(3.0)
+    await service.engine.send_message(send_params(user_message("write it")), CALLER)
+    operation = await broker.receive(timeout=0)
+    assert operation is not None
+
+    await run_long_turn(worker, LongTurnLaunch(operation), NO_DELIVERY)
+
+    assert store.delayed == 1, "the question's answer was not delayed past the budget"
+    asked = await service.ledger.load(operation.task_id)
+    assert asked.status.state == TaskState.input_required, asked.status

@@ -172,3 +172,13 @@ def test_with_agent_serves_another_agent_of_the_same_project(tmp_path: Path) -> 
     assert (project.agent, project.config.name) == ("demo.other:agent", "Demo")
     with pytest.raises(ProjectError, match="agent"):
         project.with_agent("not an agent")
+
+
+def test_max_turn_seconds_reaches_the_functions_and_a_bad_one_names_the_key(tmp_path: Path) -> None:
+    _project(tmp_path / "long", 'agent = "a2a_core.examples.echo:agent"\nmax_turn_seconds = 3600')
+    assert load_project(tmp_path / "long").turn_environment() == {"A2A_MAX_TURN_SECONDS": "3600"}
+    _project(tmp_path / "plain", 'agent = "a2a_core.examples.echo:agent"')
+    assert load_project(tmp_path / "plain").turn_environment() == {}
+    _project(tmp_path / "bad", 'agent = "a2a_core.examples.echo:agent"\nmax_turn_seconds = 0')
+    with pytest.raises(ProjectError, match="max_turn_seconds"):
+        load_project(tmp_path / "bad")

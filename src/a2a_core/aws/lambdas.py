@@ -12,7 +12,10 @@ and moves it to the dead-letter queue after ``maxReceiveCount`` receives. Agent 
 record failures, whatever the agent raised (`asyncio.CancelledError` included): the worker
 records them on the task, and the batch's other records run on. With ``queue`` the worker also
 keeps its message invisible while the agent runs, and has it come back just after the turn's
-lease if the function dies (`a2a_core.core.turn.delivery`).
+lease if the function dies (`a2a_core.core.turn.delivery`). A project whose ``max_turn_seconds`` is
+more than the invocation allows, with a ``hand_off``, has its turns run by the long-turn worker
+instead (`a2a_core.core.turn.long_turns`): the record's message is left on the queue for it (a
+record failure), timed to come back should that worker never start.
 
 Dead letters: an operation no worker could finish ends its task as failed, so no client waits
 forever. A handled dead letter is deleted; there is nothing to replay (a failed task is final, a
@@ -40,7 +43,8 @@ from pydantic import ValidationError
 from a2a_core.core.broker import RunOperation
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.tasklog.ledger import TaskLedger
-from a2a_core.core.turn.delivery import NO_DELIVERY
+from a2a_core.core.turn.delivery import NO_DELIVERY, Delivery
+from a2a_core.core.turn.long_turns import HandOff, LaunchFailedError, LongTurnLaunch, TurnHandedOffError
 from a2a_core.core.turn.worker import RunInProgressError, Worker, give_up
 
 if TYPE_CHECKING:
@@ -79,15 +83,22 @@ def batch_handler(
     return handler
 
 
-def worker_handler(worker: Worker, queue: SqsMessages | None = None) -> BatchHandler:
-    """The worker function's handler; ``queue`` (the run queue's messages) times redeliveries."""
+def worker_handler(
+    worker: Worker, queue: SqsMessages | None = None, hand_off: HandOff | None = None
+) -> BatchHandler:
+    """The worker function's handler; ``queue`` (the run queue's messages) times redeliveries,
+    ``hand_off`` sends turns longer than an invocation to the long-turn worker."""
     return batch_handler(
-        EventType.SQS, lambda context: functools.partial(_run_record, worker, queue, context)
+        EventType.SQS, lambda context: functools.partial(_run_record, worker, queue, hand_off, context)
     )
 
 
 async def _run_record(
-    worker: Worker, queue: SqsMessages | None, lambda_context: LambdaContext, record: SQSRecord
+    worker: Worker,
+    queue: SqsMessages | None,
+    hand_off: HandOff | None,
+    lambda_context: LambdaContext,
+    record: SQSRecord,
 ) -> None:
     # Taken per record; all records of a batch start at once, so they share the invocation's end.
     deadline = time.monotonic() + lambda_context.get_remaining_time_in_millis() / 1000
@@ -100,7 +111,12 @@ async def _run_record(
         NO_DELIVERY if queue is None else queue.delivery(record.event_source_arn, record.receipt_handle)
     )
     try:
-        await worker.handle(operation, deadline=deadline, delivery=delivery)
+        if hand_off is not None and not worker.runs_here(deadline):
+            await _hand_off(hand_off, operation, record, delivery)
+        else:
+            await worker.handle(operation, deadline=deadline, delivery=delivery)
+    except (TurnHandedOffError, LaunchFailedError):
+        raise  # logged where it happened
     except RunInProgressError:
         logger.info(
             "turn held by a live worker; SQS delivers it again later",
@@ -117,6 +133,21 @@ async def _run_record(
         raise
     except Exception:
         logger.exception("run operation failed", task_id=operation.task_id, message_id=record.message_id)
+        raise
+
+
+async def _hand_off(
+    hand_off: HandOff, operation: RunOperation, record: SQSRecord, delivery: Delivery
+) -> None:
+    launch = LongTurnLaunch(operation, source=record.event_source_arn, receipt=record.receipt_handle)
+    try:
+        await hand_off(launch, delivery)
+    except TurnHandedOffError:
+        logger.info(
+            "turn handed to the long-turn worker; its message stays on the queue for it",
+            task_id=operation.task_id,
+            message_id=record.message_id,
+        )
         raise
 
 

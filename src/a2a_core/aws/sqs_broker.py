@@ -1,5 +1,7 @@
 """The broker on Amazon SQS: one message per run operation, consumed by the worker Lambda, which
-times each message's redelivery through its `SqsDelivery` (the message's visibility timeout).
+times each message's redelivery through its `SqsDelivery` (the message's visibility timeout). A
+long turn's message is left on the queue by the consumer and held, then deleted, by the long-turn
+worker, through the same `SqsDelivery` built from the queue's ARN and the message's receipt.
 
 The run queue is a STANDARD queue, not FIFO. FIFO would buy nothing here: the worker's
 conditional claim (a turn runs only while it is the task's current turn and no live lease holds
@@ -72,6 +74,9 @@ class SqsMessages:
             QueueUrl=self._url(queue_arn), ReceiptHandle=receipt_handle, VisibilityTimeout=seconds
         )
 
+    def delete(self, queue_arn: str, receipt_handle: str) -> None:
+        self._client.delete_message(QueueUrl=self._url(queue_arn), ReceiptHandle=receipt_handle)
+
     def _url(self, queue_arn: str) -> str:
         *_, account, name = queue_arn.split(":")
         if self._known_url is not None and self._known_url.rstrip("/").endswith(f"/{account}/{name}"):
@@ -108,6 +113,11 @@ class SqsDelivery(Delivery):
                 raise
             # The message then comes back when the queue's visibility timeout says: later, not never.
             logger.warning("could not set the visibility of a run message to %d s: %s", timeout, error)
+
+    async def acknowledge(self) -> None:
+        with self._lock:
+            self._applied = self._made = 1 << 62  # a change still in flight must not follow it
+        await asyncio.to_thread(self._messages.delete, self._queue_arn, self._receipt_handle)
 
     def _change(self, call: int, timeout: int) -> None:
         with self._lock:

@@ -273,3 +273,13 @@ _SECRET_ARN = re.compile(
 )
 # Secrets Manager's names: letters, digits and /_+=.@- (an ARN is told apart by its prefix).
 _SECRET_NAME = re.compile(r"^(?!arn:)[A-Za-z0-9/_+=.@-]{1,512}$")
+
+
+def check_max_turn_seconds(seconds: float | None) -> None:
+    """``max_turn_seconds``: a positive number of seconds, a day at most."""
+    from a2a_core.settings import MAX_TURN_SECONDS
+
+    if seconds is not None and not 0 < seconds <= MAX_TURN_SECONDS:
+        raise ConfigurationError(
+            f"max_turn_seconds: a turn may run for 1 s to {MAX_TURN_SECONDS} s (a day), not {seconds}"
+        )

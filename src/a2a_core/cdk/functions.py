@@ -49,6 +49,7 @@ SERVICE_VARIABLES = frozenset(
         "A2A_DLQ_URL",
         "A2A_RETENTION_DAYS",
         "A2A_LEASE_SECONDS",
+        "A2A_MAX_TURN_SECONDS",
         "POWERTOOLS_SERVICE_NAME",
         "A2A_PUBLIC_URL",
         "A2A_PUSH_ENABLED",
@@ -211,13 +212,17 @@ class ServiceFunctions(Construct):
         environment: Mapping[str, str] | None = None,
         secrets: Mapping[str, WorkerSecret] | None = None,
         snap_start: bool = False,
+        max_turn_seconds: float | None = None,
     ) -> lambda_.Function:
-        """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`).
+        """``image``: the worker's code is a container image (`a2a_core.cdk.worker_image`);
+        ``max_turn_seconds``: the project's longest turn (None: the function's timeout).
         ``environment`` is the worker's alone; ``secrets`` too: the worker gets each one's ARN
         (``A2A_WORKER_SECRETS``) and may read it, and reads it at cold start (`a2a_core.aws.secrets`).
         With ``snap_start`` its published versions are snapshotted (`live_alias`)."""
         found = {name: self._secret(name, where) for name, where in (secrets or {}).items()}
         variables = worker_variables(self, environment or {}, found)
+        if max_turn_seconds is not None:
+            variables["A2A_MAX_TURN_SECONDS"] = f"{max_turn_seconds:g}"
         function = self.add(
             "Worker",
             handler=worker_image.HANDLER,

@@ -109,15 +109,16 @@ class A2AServiceProps:
     api_function: FunctionOptions | None = None
     worker_function: FunctionOptions = WORKER
     """Its timeout also sets the queue's visibility timeout and the worker's lease."""
+    max_turn_seconds: float | None = None
+    """The longest one turn of the agent may run, in seconds; default: the project's
+    ``max_turn_seconds`` (``[tool.a2a-serverless]``), else the worker function's timeout. Turns up
+    to what the worker function allows (its timeout less its safety margin) run on it; past that,
+    the service adds the long-turn worker on ECS Fargate (``long_turns``), to which the worker
+    hands such turns. A turn that runs out of time fails with a message naming the setting."""
     worker_package: WorkerPackage = WorkerPackage.ZIP
     """A .zip bundle (up to 250 MB unzipped), or a container image for bigger agents (Docker
     builds it at deploy)."""
     dead_letter_function: FunctionOptions = DEAD_LETTER
-    max_turn_seconds: int | None = None
-    """How long one turn of the agent may run (default: the project's ``max_turn_seconds``, else
-    what the worker function allows). Past what the Lambda worker allows (its timeout less its
-    safety margin), the service adds the long-turn worker on ECS Fargate (``long_turns``), to
-    which the worker hands such turns."""
     long_turns: LongTurnOptions = LONG_TURNS
     """The long-turn worker's task size, Spot, network (`LongTurnOptions`)."""
     worker_batch_size: int = 10
@@ -185,8 +186,7 @@ class A2AServiceProps:
         )
         parse_models(self.bedrock_models)
         checks.check_worker_variables(self.worker_environment or {}, self.worker_secrets or {})
-        if self.max_turn_seconds is not None and self.max_turn_seconds <= 0:
-            raise ConfigurationError(f"max_turn_seconds must be positive, got {self.max_turn_seconds}")
+        checks.check_max_turn_seconds(self.max_turn_seconds)
 
     @property
     def key_names(self) -> tuple[str, ...]:

@@ -64,6 +64,12 @@ class A2AService(Construct):
         self.props = props
         self.project = props.project or find_project()
         self.project.code_paths()  # a wrong `packages` fails the synth, bundled or not
+        # The longest turn (the prop, else the project's; None: the worker function's timeout).
+        self.max_turn_seconds = (
+            props.max_turn_seconds
+            if props.max_turn_seconds is not None
+            else self.project.config.max_turn_seconds
+        )
         self.auth = props.auth
         self.jwt = props.jwt
         self.streaming = props.streaming_mode
@@ -274,6 +280,7 @@ class A2AService(Construct):
             environment=props.worker_environment,
             secrets=props.worker_secrets,
             snap_start=props.worker_snap_start,
+            max_turn_seconds=self.max_turn_seconds,
         )
         # What the run queue invokes: the alias of the snapshotted versions under SnapStart.
         self.worker_alias = self.functions.live_alias("Worker") if props.worker_snap_start else None
@@ -305,9 +312,7 @@ class A2AService(Construct):
     def _add_long_turns(self, props: A2AServiceProps) -> LongTurnWorker | None:
         """The long-turn worker on ECS Fargate, when turns may run longer than the Lambda worker
         allows (`a2a_core.cdk.long_worker`); None otherwise."""
-        limit = props.max_turn_seconds
-        if limit is None:
-            limit = getattr(self.project.config, "max_turn_seconds", None)
+        limit = self.max_turn_seconds
         if limit is None or limit <= lambda_turn_limit(props.worker_function.timeout):
             return None
         plan = self._plan

@@ -46,6 +46,14 @@ def add_parser(commands: Any) -> None:
         "so state kept in memory between turns is visibly lost (and edits to your code apply at the "
         "next turn)",
     )
+    dev.add_argument(
+        "--lambda-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="local backend: the emulated worker Lambda's timeout (default: 900, as deployed). "
+        "Shrink it to try the long-turn worker in seconds: a project whose max_turn_seconds is "
+        "longer has its turns run by a long-turn worker process per turn, as Fargate runs them",
+    )
     dev.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     kept = dev.add_mutually_exclusive_group()
     kept.add_argument(
@@ -94,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     state_dir = None if backend != "local" or args.fresh else args.state_dir or home / DEFAULT_STATE_DIR
     # The project's card (name, description, skills), unless A2A_* variables say otherwise.
     card = ref.project.card_environment() if ref.project is not None else {}
+    card |= ref.project.turn_environment() if ref.project is not None else {}
     settings = Settings.from_env({**card, **os.environ}, agent=ref.spec, backend=backend, auth_mode=args.auth)
     if backend == "aws":
         require_aws_credentials()  # before serving, not on every request
@@ -105,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
         host, port = sock.getsockname()[:2]
         doors = DevDoors.build((args.host, host), args.cors_origin)
         agent = FreshAgent(ref) if args.worker == "fresh" else import_agent(ref)
-        stack = build_dev_stack(settings, agent, doors=doors, state_dir=state_dir)
+        stack = build_dev_stack(
+            settings, agent, doors=doors, state_dir=state_dir, lambda_timeout=args.lambda_timeout
+        )
     except BaseException:
         sock.close()
         raise
@@ -122,6 +133,16 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(server.serve(sockets=[sock]))
     print(stopped(str(state_dir) if state_dir else ""), flush=True)
     return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 1 <= seconds <= 900:
+        raise argparse.ArgumentTypeError(f"a Lambda timeout is 1 to 900 seconds, not {text}")
+    return seconds
 
 
 def _agent(args: argparse.Namespace) -> AgentRef:

@@ -22,6 +22,7 @@ from a2a_core.settings import Settings
 if TYPE_CHECKING:
     from a2a_core.auth import Authenticator
     from a2a_core.aws.sqs_broker import SqsMessages
+    from a2a_core.core.turn.long_turns import TurnLauncher
     from a2a_core.push.dead_letters import PushDeadLetters
 
 
@@ -59,6 +60,12 @@ class Adapters(ABC):
     def run_queue_messages(self) -> SqsMessages | None:
         """The run queue's messages as a worker gets them (it times their redelivery to its
         lease); None where operations do not come through a queue with visibility timeouts."""
+        return None
+
+    @property
+    def turn_launcher(self) -> TurnLauncher | None:
+        """What starts a long-turn worker for a turn longer than the Lambda worker allows (ECS
+        in AWS); None where no long-turn worker is deployed (turns then stay on the worker)."""
         return None
 
     def reconnect(self) -> None:

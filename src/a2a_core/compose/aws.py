@@ -91,6 +91,11 @@ class AwsAdapters(Adapters):
 
         return SqsMessages(self.clients.sqs, self.settings.queue_url)
 
+    @functools.cached_property
+    def turn_launcher(self) -> TurnLauncher | None:
+        """ECS RunTask on the long-turn worker's cluster, where the construct deployed one."""
+        return build_turn_launcher(self.settings)
+
     def reconnect(self) -> None:
         if "clients" in self.__dict__:  # built (`functools.cached_property`)
             self.clients.reset()
@@ -253,8 +258,6 @@ def build_turn_launcher(settings: Settings, ecs: Any = None) -> TurnLauncher | N
     (`a2a_core.aws.ecs_launcher`), or None when no long-turn cluster is configured. Raises
     `SettingsError` naming what is missing when the cluster is only half configured. ``ecs``
     (a client with ``run_task``) is built from the settings, on first use, when not given."""
-    from a2a_core.aws.ecs_launcher import EcsLaunchConfig, EcsTurnLauncher
-
     named = {
         "long_turn_cluster": settings.long_turn_cluster,
         "long_turn_task_definition": settings.long_turn_task_definition,
@@ -268,6 +271,8 @@ def build_turn_launcher(settings: Settings, ecs: Any = None) -> TurnLauncher | N
             f"the long-turn worker (ECS Fargate) needs {', '.join(missing)} too: "
             "the cluster, its task definition and the subnets its tasks run in"
         )
+    from a2a_core.aws.ecs_launcher import EcsLaunchConfig, EcsTurnLauncher
+
     config = EcsLaunchConfig(
         cluster=required(settings.long_turn_cluster, "long_turn_cluster"),
         task_definition=required(settings.long_turn_task_definition, "long_turn_task_definition"),

@@ -45,4 +45,5 @@ def build_worker(
         context_store=context_store,
         session_store=session_store,
         hold_after_seconds=settings.recovery_hold_after_seconds,
+        max_turn_seconds=settings.max_turn_seconds,
     )

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING
 
 from a2a_core.compose import compose_server, compose_worker
 from a2a_core.compose.adapters import Adapters
+from a2a_core.compose.aws import AwsAdapters
 from a2a_core.compose.backends import build_adapters
+from a2a_core.compose.long_turns import compose_hand_off
 from a2a_core.core.broker import Broker
 from a2a_core.core.turn.executor import Agent
 from a2a_core.dev import DevStack, loopback_webhooks
@@ -22,6 +24,7 @@ from a2a_core.server import AgentServer
 from a2a_core.settings import ENV_PREFIX, Settings, SettingsError
 
 if TYPE_CHECKING:
+    from a2a_core.dev.long_turns import ProcessTurnLauncher
     from a2a_core.emulator.journal import WriteJournal
     from a2a_core.emulator.moto_server import EmulatedAws
     from a2a_core.emulator.state import StateDir
@@ -33,7 +36,11 @@ if TYPE_CHECKING:
 _LOCAL_RESOURCES = ("aws_endpoint_url", "table_name", "queue_url", "dlq_url", "bucket_name", "push_dlq_url")
 
 
-def emulated_stack(settings: Settings, agent: Agent, state_dir: Path | None) -> DevStack:
+def emulated_stack(
+    settings: Settings, agent: Agent, state_dir: Path | None, *, lambda_timeout: float | None = None
+) -> DevStack:
+    """The local backend's stack; ``lambda_timeout``: the emulated worker Lambda's timeout
+    (``--lambda-timeout``; default: the worker's lease, as deployed)."""
     from a2a_core.emulator.state import StateDir
 
     named = [ENV_PREFIX + name.upper() for name in _LOCAL_RESOURCES if name in settings.model_fields_set]
@@ -44,14 +51,16 @@ def emulated_stack(settings: Settings, agent: Agent, state_dir: Path | None) -> 
         )
     state = StateDir(state_dir) if state_dir is not None else None
     try:
-        return _stack_in(settings, agent, state)
+        return _stack_in(settings, agent, state, lambda_timeout)
     except BaseException:
         if state is not None:
             state.close()
         raise
 
 
-def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevStack:
+def _stack_in(
+    settings: Settings, agent: Agent, state: StateDir | None, lambda_timeout: float | None
+) -> DevStack:
     from a2a_core.emulator.process import EmulatorProcess
 
     # moto loads in the child: without it the child could only die, so it is missed here, as an
@@ -72,13 +81,15 @@ def _stack_in(settings: Settings, agent: Agent, state: StateDir | None) -> DevSt
         child.stop()
         raise
     try:
-        return _stack_on(aws, settings, agent, state)
+        return _stack_on(aws, settings, agent, state, lambda_timeout)
     except BaseException:
         aws.stop()
         raise
 
 
-def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDir | None) -> DevStack:
+def _stack_on(
+    aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDir | None, lambda_timeout: float | None
+) -> DevStack:
     from a2a_core.aws.lambdas import dead_letter_handler, worker_handler
     from a2a_core.emulator.pollers import SqsPoller
     from a2a_core.push.signing import LocalSigner
@@ -98,19 +109,28 @@ def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDi
     if state is not None:
         kept, journal = _restore(state, aws)
         closers.extend([journal.close, state.close])
-    adapters = build_adapters(settings, aws.clients)
+    timeout = settings.lease_seconds if lambda_timeout is None else lambda_timeout
+    launcher = _launcher(settings, aws, timeout)
+    closers.extend([] if launcher is None else [launcher.stop])
+    # Long-turn workers write the table from processes of their own: nothing may be answered
+    # from what this process alone wrote (`WakingTaskStore`).
+    adapters = (
+        build_adapters(settings, aws.clients) if launcher is None else AwsAdapters(settings, aws.clients)
+    )
     # moto's KMS holds no key of ours: the JWKS serves this one (kept with the state, if any).
     signer = state.signer() if state is not None and settings.push_enabled else LocalSigner()
     service = compose_server(adapters, push_signers=[signer])
     worker = compose_worker(adapters, agent)
+    # The margin that records a turn out of time, within a Lambda timeout shrunk to seconds.
+    worker.safety_margin = min(worker.safety_margin, timeout / 4)
     pollers = [
         SqsPoller(
             aws.clients.sqs,
             aws.names.queue_url,
-            worker_handler(worker, adapters.run_queue_messages),
+            worker_handler(worker, adapters.run_queue_messages, compose_hand_off(adapters, worker, launcher)),
             function_name="a2a-worker",
             region=aws.region,
-            timeout_seconds=settings.lease_seconds,
+            timeout_seconds=timeout,
             retry_delay=None,  # the worker handler times each redelivery (its lease, a store error)
         ),
         SqsPoller(
@@ -122,9 +142,16 @@ def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDi
         ),
     ]
     description = f"local AWS emulation (moto at {aws.endpoint_url}, table {aws.names.table})"
+    if launcher is not None:
+        description += (
+            f"; turns of max_turn_seconds = {settings.max_turn_seconds:g} s, over the worker Lambda's "
+            f"{timeout:g} s, each run by a long-turn worker process"
+        )
     stack = DevStack(service, worker, adapters.broker, description, emulator=aws)
     stack.kept, stack.closers = kept, closers
     stack.background.extend(poller.run for poller in pollers)
+    if launcher is not None:  # its workers stop before the emulator they write to
+        stack.background.append(launcher.run)
     if settings.push_enabled:  # the push function, fed by the table's stream
         poller = push_poller(adapters, aws, signer)
         if state is not None:
@@ -134,6 +161,18 @@ def _stack_on(aws: EmulatedAws, settings: Settings, agent: Agent, state: StateDi
         stack.startup.append(lambda: _list_restored(adapters, aws))
         stack.startup.append(lambda: _resume(service, adapters.broker, aws))
     return stack
+
+
+def _launcher(settings: Settings, aws: EmulatedAws, lambda_timeout: float) -> ProcessTurnLauncher | None:
+    """dev's long-turn worker, when the project's turns may run longer than the emulated Lambda
+    worker's ``lambda_timeout``: a process per turn on the aws backend, pointed at the emulator."""
+    if settings.max_turn_seconds is None or settings.max_turn_seconds <= lambda_timeout:
+        return None
+    from a2a_core.dev.long_turns import ProcessTurnLauncher
+    from a2a_core.functions.long_worker import EMULATOR_CREDENTIALS
+
+    child = settings.model_copy(update={"backend": "aws"})
+    return ProcessTurnLauncher({**child.to_env(), EMULATOR_CREDENTIALS: ":".join(aws.credentials)})
 
 
 def push_poller(adapters: Adapters, aws: EmulatedAws, signer: Signer) -> DynamoDBStreamPoller:

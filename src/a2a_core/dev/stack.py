@@ -37,7 +37,12 @@ STOP_GRACE_SECONDS = 3.0
 
 
 def build_dev_stack(
-    settings: Settings, agent: Agent, *, doors: DevDoors | None = None, state_dir: Path | None = None
+    settings: Settings,
+    agent: Agent,
+    *,
+    doors: DevDoors | None = None,
+    state_dir: Path | None = None,
+    lambda_timeout: float | None = None,
 ) -> DevStack:
     """The API plus whatever feeds its worker, for ``settings.backend``:
 
@@ -49,13 +54,21 @@ def build_dev_stack(
     - aws: real resources from the A2A_* settings; only the API runs here (the deployed worker
       Lambda consumes the queue).
 
-    ``doors`` guards the server's Host, Origin and content types (`a2a_core.dev.guard`).
+    ``doors`` guards the server's Host, Origin and content types (`a2a_core.dev.guard`);
+    ``lambda_timeout`` (local only) is the emulated worker Lambda's timeout: a project whose
+    ``max_turn_seconds`` is longer has its turns run by long-turn worker processes
+    (`a2a_core.dev.long_turns`).
     """
     redaction.install()  # before anything logs: no secret in a log line, at any level
     auth = dev_auth(settings)  # before anything starts: a mode dev cannot serve fails here
     if state_dir is not None and settings.backend != "local":
         raise SettingsError(f"a state directory is for the local backend, not {settings.backend}")
-    stack = _RUNNERS[settings.backend](auth.settings, agent, state_dir)
+    if lambda_timeout is not None and settings.backend != "local":
+        raise SettingsError(f"--lambda-timeout is for the local backend, not {settings.backend}")
+    if lambda_timeout is not None:
+        stack = _on_emulator(auth.settings, agent, state_dir, lambda_timeout)
+    else:
+        stack = _RUNNERS[settings.backend](auth.settings, agent, state_dir)
     stack.auth = auth
     stack.app = compose_app(stack.service, lifespan=_lifespan(stack))
     if doors is not None:
@@ -118,10 +131,12 @@ def _in_process_with_push(settings: Settings, agent: Agent) -> DevStack:
     return stack
 
 
-def _on_emulator(settings: Settings, agent: Agent, state_dir: Path | None) -> DevStack:
+def _on_emulator(
+    settings: Settings, agent: Agent, state_dir: Path | None, lambda_timeout: float | None = None
+) -> DevStack:
     from a2a_core.dev.emulated import emulated_stack  # moto and botocore load only for this backend
 
-    return emulated_stack(settings, agent, state_dir)
+    return emulated_stack(settings, agent, state_dir, lambda_timeout=lambda_timeout)
 
 
 def _on_aws(settings: Settings, agent: Agent, _state_dir: Path | None) -> DevStack:

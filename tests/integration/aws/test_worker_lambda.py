@@ -17,7 +17,7 @@ import pytest
 
 from a2a_core.aws.resources import ResourceNames
 from a2a_core.core.turn.executor import TaskContext
-from a2a_core.core.turn.worker import AGENT_FAILED, OUT_OF_TIME
+from a2a_core.core.turn.worker import AGENT_FAILED, out_of_time
 from a2a_core.domain import TaskState, TextPart
 from a2a_core.emulator.lambda_shapes import LocalLambdaContext
 from a2a_core.emulator.moto_server import EmulatedAws
@@ -289,7 +289,11 @@ def test_an_agent_still_running_near_the_invocation_deadline_fails_its_task_in_t
     task = deployment.task(task_id)
     assert task.status.state == TaskState.failed
     assert task.status.message is not None
-    assert task.status.message.parts == [TextPart(text=OUT_OF_TIME)]
+    # The time the turn had (the invocation's, taken when the record started) and the setting.
+    (part,) = task.status.message.parts
+    assert isinstance(part, TextPart)
+    assert part.text.startswith("The agent did not finish within max_turn_seconds = 10.")
+    assert part.text.endswith(out_of_time(10.3, None).partition(" s ")[2])
 
 
 def test_a_worker_without_its_table_fails_the_cold_start_naming_the_variable(

@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from a2a_core.aws.dynamodb.keys import BODY, BODY_REF, SNAPSHOT, SNAPSHOT_REF
+from a2a_core.aws.dynamodb.keys import BODY, BODY_REF, LEASE_UNTIL, SNAPSHOT, SNAPSHOT_REF
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.tasklog.records import Commit
 from a2a_core.core.tasklog.store import LogEntry
@@ -83,6 +83,7 @@ class ItemBodies:
             LogEntry(
                 item[BODY]["S"] if BODY in item else by_key[item[BODY_REF]["S"]],
                 _snapshot(item, by_key) if snapshots else None,
+                float(item[LEASE_UNTIL]["N"]) if LEASE_UNTIL in item else None,
             )
             for item in items
         ]

@@ -22,6 +22,8 @@ SNAPSHOT_REF = "snapshot_ref"
 # The commit's `Commit.write_id` (random per commit): tells our own put, sent again after its answer
 # was lost, from another writer's.
 WRITE_ID = "write_id"
+# The run's lease as a heartbeat renewed it in place (`TaskStore.renew_lease`), over the body's.
+LEASE_UNTIL = "lease_until"
 # Whether the push function must see the commit (`push_marks`): a BOOL the stream's filter reads.
 PUSH_MARK = "notify"
 

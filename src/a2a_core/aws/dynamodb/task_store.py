@@ -30,6 +30,7 @@ from a2a_core.aws.dynamodb.keys import (
     BODY_REF,
     FIRST_SEQ,
     LAST_SEQ,
+    LEASE_UNTIL,
     MAX_SEQ,
     SNAPSHOT,
     SNAPSHOT_REF,
@@ -178,6 +179,35 @@ class DynamoDBTaskStore(TaskStore):
             )
         except KeyTakenError:
             await self._bodies.discard(refs)
+            return False
+        return True
+
+    async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
+        key = {
+            TABLE.partition_key: {"S": task_key(commit.task_id)},
+            TABLE.sort_key: {"S": event_key(commit.first_seq)},
+        }
+        try:
+            # In place, as `attach_snapshot`: a MODIFY no consumer of new commits takes for one.
+            # The lease only moves later, so a renewal that arrives late changes nothing.
+            await aws_call(
+                self._client.update_item,
+                TableName=self._table,
+                Key=key,
+                UpdateExpression="SET #lease = :until",
+                ConditionExpression="attribute_exists(#pk) AND #write = :write "
+                "AND (attribute_not_exists(#lease) OR #lease <= :until)",
+                ExpressionAttributeNames={
+                    "#lease": LEASE_UNTIL,
+                    "#pk": TABLE.partition_key,
+                    "#write": WRITE_ID,
+                },
+                ExpressionAttributeValues={
+                    ":until": {"N": f"{lease_until:.3f}"},
+                    ":write": {"S": commit.write_id or ""},
+                },
+            )
+        except KeyTakenError:
             return False
         return True
 

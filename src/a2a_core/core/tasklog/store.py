@@ -41,11 +41,21 @@ class LogEntry:
 
     body: str | bytes
     snapshot: bytes | None = None
+    # A lease renewed in place since the commit was stored (`TaskStore.renew_lease`), if any.
+    lease_until: float | None = None
 
     @cached_property
     def commit(self) -> Commit:
         """The commit, parsed on first use: a reader parses only the entries it folds."""
-        return Commit.model_validate_json(self.body)
+        return renewed(Commit.model_validate_json(self.body), self.lease_until)
+
+
+def renewed(commit: Commit, lease_until: float | None) -> Commit:
+    """``commit`` with its run's lease pushed back to ``lease_until`` (when that is later)."""
+    run = commit.run
+    if lease_until is None or run is None or (run.lease_until or 0.0) >= lease_until:
+        return commit
+    return commit.model_copy(update={"run": run.model_copy(update={"lease_until": lease_until})})
 
 
 class TaskStore(ABC):
@@ -97,6 +107,16 @@ class TaskStore(ABC):
     async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
         """Store ``snapshot`` with the stored ``commit`` (the same task and first_seq), replacing
         any it has; False, storing nothing, when there is no such commit. Idempotent."""
+
+    async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
+        """Push the lease of the stored ``commit``'s run back to ``lease_until``, in place: no new
+        commit, no new sequence number, nothing a follower of the log sees (a heartbeat of the
+        long-turn worker, `a2a_core.core.turn.leases.renew`). False, changing nothing, when no
+        commit with ``commit``'s first_seq and write_id is stored. Whether ``commit`` is still the
+        head is the caller's to check: a renewal of a commit that is no longer the head changes
+        nothing anyone reads (readers take the lease from the head). Idempotent; a lease is never
+        moved earlier."""
+        raise NotImplementedError(f"{type(self).__name__} cannot renew leases in place")
 
     @abstractmethod
     async def list_owned(
@@ -166,6 +186,7 @@ class _Stored:
     commit: bytes  # serialized
     snapshot: bytes | None
     write_id: str | None = None
+    lease_until: float | None = None  # renewed in place (`renew_lease`)
 
 
 class InMemoryTaskStore(TaskStore):
@@ -208,15 +229,16 @@ class InMemoryTaskStore(TaskStore):
         with self._lock:
             log = self._logs.get(task_id)
             blob = log[-1].commit if log else None
-        return None if blob is None else Commit.model_validate_json(blob)
+            until = log[-1].lease_until if log else None
+        return None if blob is None else renewed(Commit.model_validate_json(blob), until)
 
     async def read(self, task_id: str, after_seq: int = 0) -> list[Commit]:
         with self._lock:
             log = self._logs.get(task_id, [])
             # Sequence numbers only grow: bisect to the first commit ending after ``after_seq``.
             start = bisect.bisect_right(log, after_seq, key=lambda entry: entry.last_seq)
-            blobs = [entry.commit for entry in log[start:]]
-        return [Commit.model_validate_json(blob) for blob in blobs]
+            stored = log[start:]
+        return [_entry(entry, snapshots=False).commit for entry in stored]
 
     async def latest(self, task_id: str, *, limit: int, through: int | None = None) -> list[LogEntry]:
         with self._lock:
@@ -237,9 +259,9 @@ class InMemoryTaskStore(TaskStore):
 
     async def commits_at(self, task_id: str, first_seqs: Collection[int]) -> list[Commit]:
         with self._lock:
-            by_seq = {entry.first_seq: entry.commit for entry in self._logs.get(task_id, [])}
-            blobs = [by_seq[seq] for seq in sorted(set(first_seqs)) if seq in by_seq]
-        return [Commit.model_validate_json(blob) for blob in blobs]
+            by_seq = {entry.first_seq: entry for entry in self._logs.get(task_id, [])}
+            stored = [by_seq[seq] for seq in sorted(set(first_seqs)) if seq in by_seq]
+        return [_entry(entry, snapshots=False).commit for entry in stored]
 
     async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
         with self._lock:
@@ -248,6 +270,18 @@ class InMemoryTaskStore(TaskStore):
             if index == len(log) or log[index].first_seq != commit.first_seq:
                 return False
             log[index].snapshot = snapshot
+        return True
+
+    async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
+        with self._lock:
+            log = self._logs.get(commit.task_id, [])
+            index = bisect.bisect_left(log, commit.first_seq, key=_first_seq)
+            if index == len(log) or log[index].first_seq != commit.first_seq:
+                return False
+            stored = log[index]
+            if commit.write_id is not None and stored.write_id != commit.write_id:
+                return False
+            stored.lease_until = max(stored.lease_until or 0.0, lease_until)
         return True
 
     async def owned(self, task_id: str, owner: str) -> bool:
@@ -285,4 +319,4 @@ def _stored_at(log: list[_Stored], commit: Commit) -> str | None:
 
 
 def _entry(stored: _Stored, *, snapshots: bool) -> LogEntry:
-    return LogEntry(stored.commit, stored.snapshot if snapshots else None)
+    return LogEntry(stored.commit, stored.snapshot if snapshots else None, stored.lease_until)

@@ -77,6 +77,9 @@ class RetryingTaskStore(TaskStore):
     async def attach_snapshot(self, commit: Commit, snapshot: bytes) -> bool:
         return await self._retried("attach_snapshot", lambda: self.inner.attach_snapshot(commit, snapshot))
 
+    async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
+        return await self._retried("renew_lease", lambda: self.inner.renew_lease(commit, lease_until))
+
     async def unlist(self, task_id: str, seq: int) -> None:
         await self._retried("unlist", lambda: self.inner.unlist(task_id, seq))
 

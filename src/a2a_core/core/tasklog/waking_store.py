@@ -107,6 +107,13 @@ class WakingTaskStore(TaskStore):
     ) -> OwnedTasks:
         return await self.inner.list_owned(owner, query, after=after, limit=limit)
 
+    async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
+        renewed = await self.inner.renew_lease(commit, lease_until)
+        with self._lock:  # what is kept lacks the renewal: read the task from the store from now on
+            if self._logs.pop(commit.task_id, None) is not None:
+                self._bytes -= self._sizes.pop(commit.task_id)
+        return renewed
+
     async def owned(self, task_id: str, owner: str) -> bool:
         return await self.inner.owned(task_id, owner)
 

@@ -59,6 +59,13 @@ class Attempt:
         self._folding = folding
         self.ended = False  # the turn's ending was written
         self.writes = 0  # how many writes this attempt made
+        # The lease as this attempt's heartbeat last renewed it (`renewed`), carried by its writes.
+        self._lease_until: float | None = None
+
+    def renewed(self, lease_until: float) -> None:
+        """Note that the heartbeat pushed this attempt's lease back to ``lease_until``: each
+        later commit carries it (a commit copies its head's lease, and ours may predate it)."""
+        self._lease_until = max(self._lease_until or 0.0, lease_until)
 
     def interrupt(self, error: Exception) -> None:
         """Note why the run cannot go on (the first reason counts)."""
@@ -128,6 +135,8 @@ class Attempt:
                 raise TurnLostError(
                     f"Task {self.task_id}'s turn is no longer this run's ({head.state.value})"
                 )
+            if self._lease_until is not None and (run.lease_until or 0.0) < self._lease_until:
+                return Change(events, run=run.model_copy(update={"lease_until": self._lease_until}))
             return Change(events)
 
         previous = self.head

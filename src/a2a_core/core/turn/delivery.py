@@ -24,6 +24,13 @@ class Delivery(ABC):
         receipt), unless the worker is done with it by then. Best effort: adapters log a failure
         and return; the message then comes back when the queue would have sent it anyway."""
 
+    async def acknowledge(self) -> None:
+        """The turn is done with: delete the message. The Lambda worker never calls it (its event
+        source deletes what its handler finished); the long-turn worker, which holds the message
+        the run queue's consumer left on the queue for it, does. Not best effort: raises when the
+        queue cannot be reached (the message then comes back, and finds the turn done)."""
+        return None
+
 
 class NoDelivery(Delivery):
     """An operation that did not come through a queue with visibility timeouts (in-memory)."""

@@ -3,7 +3,9 @@
 A turn's `RunLease` names its run (the message that started it) and its attempt. A claim starts
 the next attempt with a lease (while no live lease holds the turn, and only ``max_attempts``
 times); a worker that cannot finish for a passing reason releases its lease, attempt kept, so the
-next delivery takes over at once; `give_up` fails a turn nobody will run again. Each is a
+next delivery takes over at once; `give_up` fails a turn nobody will run again; `renew` is the
+heartbeat of a worker whose lease is short (the long-turn worker's), which pushes its lease back
+in place, no commit written. Each is a
 decision on the task's head (`a2a_core.core.tasklog.changes.Decide`) that the ledger appends, or retakes
 on a fresher head after a lost race.
 """
@@ -21,6 +23,7 @@ from a2a_core.core.tasklog.changes import Change, Decide, status
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, is_terminal
 from a2a_core.core.tasklog.records import Commit, RunLease
+from a2a_core.core.tasklog.store import renewed
 from a2a_core.domain import Message, Role, TaskState, TextPart
 
 logger = logging.getLogger(__name__)
@@ -62,7 +65,10 @@ def release(lease: RunLease) -> Decide:
     lease. Nothing if the head is no longer that attempt's, or its turn ended (its ending landed)."""
 
     def decide(head: Commit) -> Change | None:
-        if head.run != lease or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
+        run = head.run
+        # The attempt, not the whole lease: a heartbeat may have pushed its end back since.
+        ours = run is not None and (run.run_id, run.attempt) == (lease.run_id, lease.attempt)
+        if not ours or is_terminal(head.state) or head.state in INTERRUPTED_STATES:
             return None
         return Change([status(TaskState.working)], run=lease.model_copy(update={"lease_until": None}))
 
@@ -92,6 +98,25 @@ async def give_up(
     except TaskNotFoundError:
         logger.warning("cannot give up on unknown task %s", operation.task_id)
         return False
+
+
+async def renew(ledger: TaskLedger, lease: RunLease, task_id: str, *, lease_until: float) -> Commit | None:
+    """Push ``lease``'s end back to ``lease_until`` (a heartbeat): the head, renewed; None when the
+    turn is no longer this attempt's (taken over, ended, canceled), changing nothing.
+
+    Fenced like every write of the attempt: it renews only a head whose run is ``lease``'s run and
+    attempt, on a turn that has not ended, so a heartbeat never brings a canceled or finished turn
+    back, nor extends another attempt's lease. It writes no commit (`TaskStore.renew_lease`): the
+    task's log, its version and its followers see nothing. A commit appended between the head's
+    read and the renewal (a cancel) is the new head, which the renewal does not touch.
+    """
+    head = await ledger.head(task_id)
+    run = pending_run(head, lease.run_id)
+    if run is None or run.attempt != lease.attempt:
+        return None
+    if not await ledger.store.renew_lease(head, lease_until):
+        return None
+    return renewed(head, lease_until)
 
 
 def pending_run(head: Commit, run_id: str) -> RunLease | None:

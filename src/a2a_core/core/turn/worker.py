@@ -14,16 +14,20 @@ so anything it raises, `asyncio.CancelledError` included, fails that task and no
 store that stays unavailable (past the store's own retries) leaves the turn to be tried again by
 a later delivery, which finds whatever of this attempt's writes landed.
 
-A turn cannot hang a task forever: the agent runs under the invocation's deadline (minus a
-safety margin to record the outcome), a turn claimed ``max_attempts`` times is failed rather than
-run again, and `give_up` fails the turn of an operation that landed in the dead-letter queue. A
-worker that dies mid-turn has its operation delivered again just after its lease ends (`Delivery`).
+A turn cannot hang a task forever: the agent runs for at most ``max_turn_seconds`` (the project's
+setting) and under the invocation's deadline (minus a safety margin to record the outcome), a turn
+claimed ``max_attempts`` times is failed rather than run again, and `give_up` fails the turn of an
+operation that landed in the dead-letter queue. A worker that dies mid-turn has its operation
+delivered again just after its lease ends (`Delivery`).
+With ``lease_heartbeat`` (the long-turn worker's) the lease is short and renewed while the agent
+works (`leases.renew`), so a worker that dies is taken over shortly after its last heartbeat.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import time
 from collections.abc import Callable
@@ -45,7 +49,7 @@ from a2a_core.core.turn.context import HISTORY_WINDOW, TaskContext
 from a2a_core.core.turn.context_store import ContextStore
 from a2a_core.core.turn.delivery import NO_DELIVERY, Delivery, hold
 from a2a_core.core.turn.executor import Agent
-from a2a_core.core.turn.leases import RunInProgressError, claim, give_up, pending_run, release
+from a2a_core.core.turn.leases import RunInProgressError, claim, give_up, pending_run, release, renew
 from a2a_core.core.turn.session_scope import entered
 from a2a_core.core.turn.session_store import SessionStore
 from a2a_core.core.turn.supervision import CANCEL_POLL_SECONDS, GRACE_SECONDS, AgentOutcome, run_agent
@@ -58,15 +62,37 @@ __all__ = [
     "AGENT_FAILED",
     "INVALID_RESPONSE",
     "MAX_ATTEMPTS",
-    "OUT_OF_TIME",
     "RunInProgressError",
     "Worker",
     "give_up",
+    "out_of_time",
 ]
 
 INVALID_RESPONSE = "The agent returned an invalid response."
 AGENT_FAILED = "The agent failed while working on this task."
-OUT_OF_TIME = "The agent did not finish within the worker's time limit."
+SETTING = "max_turn_seconds"
+
+
+def out_of_time(limit: float, max_turn_seconds: float | None) -> str:
+    """Why a turn that ran out of time failed, naming the setting that gives turns longer:
+    ``limit`` is the time the turn had, ``max_turn_seconds`` the project's setting (None: unset)."""
+    if max_turn_seconds is None:
+        return (
+            f"The agent did not finish within {SETTING} = {limit:g} s (the default: the Lambda "
+            f"worker's time limit); set {SETTING} in [tool.a2a-serverless] to give turns longer."
+        )
+    if max_turn_seconds <= limit:
+        return (
+            f"The agent did not finish within {SETTING} = {max_turn_seconds:g} s "
+            "([tool.a2a-serverless]); raise it to give turns longer."
+        )
+    return (
+        f"The agent did not finish within the Lambda worker's {limit:g} s: {SETTING} = "
+        f"{max_turn_seconds:g} s ([tool.a2a-serverless]) needs the long-turn worker, which runs "
+        "no turn here."
+    )
+
+
 # How many times a turn is claimed before it is failed. A deployment's run queue moves an operation
 # to its dead-letter queue after as many receives (its maxReceiveCount follows this).
 MAX_ATTEMPTS = 3
@@ -90,6 +116,8 @@ class Worker:
         stop_grace: float = GRACE_SECONDS,
         cancel_poll_seconds: float = CANCEL_POLL_SECONDS,
         hold_after_seconds: float = 0.0,
+        max_turn_seconds: float | None = None,
+        lease_heartbeat: bool = False,
     ) -> None:
         """``redelivery_margin``: how long after a lease ends its operation comes back, if its
         worker died; ``heartbeat_seconds``: how often a run outliving its lease pushes that back;
@@ -97,7 +125,10 @@ class Worker:
         long an agent whose run was interrupted may take to return before it is cancelled;
         ``cancel_poll_seconds``: the longest the agent of a canceled task runs on unnoticed;
         ``hold_after_seconds``: how long a turn runs before its message is timed to its lease
-        (`a2a_core.core.turn.delivery.hold`'s ``after``)."""
+        (`a2a_core.core.turn.delivery.hold`'s ``after``); ``max_turn_seconds``: the longest a
+        turn may run (None: as long as the invocation lasts); ``lease_heartbeat``: renew the
+        lease every third of ``lease_seconds`` while the agent works (the long-turn worker, whose
+        lease is short so that a dead worker's turn is taken over soon)."""
         self.ledger = ledger
         self.agent = agent
         self.context_store = context_store
@@ -111,6 +142,8 @@ class Worker:
         self.stop_grace = stop_grace
         self.cancel_poll_seconds = cancel_poll_seconds
         self.hold_after_seconds = hold_after_seconds
+        self.max_turn_seconds = max_turn_seconds
+        self.lease_heartbeat = lease_heartbeat
         self._clock = clock
 
     async def handle(
@@ -139,7 +172,11 @@ class Worker:
         if ctx is None:
             return
         done = asyncio.Event()
-        keeper = asyncio.create_task(self._hold(delivery, ctx, done))
+        # With a heartbeat lease the heartbeat holds the message too, to the lease it renewed.
+        holding = (
+            self._heartbeat(ctx, delivery, done) if self.lease_heartbeat else self._hold(delivery, ctx, done)
+        )
+        keeper = asyncio.create_task(holding)
         try:
             await self._run(ctx, deadline)
         except StoreUnavailableError:
@@ -151,8 +188,61 @@ class Worker:
             if busy.lease_until is not None:
                 await delivery.redeliver_after(busy.lease_until - self._clock() + self.redelivery_margin)
             raise
+        except asyncio.CancelledError:
+            if self.lease_heartbeat:  # stopped from outside (SIGTERM: a Spot interruption, a scale-in)
+                await _stop(keeper, done)
+                await self._give_back(ctx)  # the next delivery takes over at once, not a lease later
+                await delivery.redeliver_after(0)
+            raise
         finally:
             await _stop(keeper, done)
+
+    def with_heartbeat_lease(self, lease_seconds: float) -> Worker:
+        """This worker as the long-turn worker runs it: a lease of ``lease_seconds`` renewed by a
+        heartbeat, which also times its message to come back just after that lease."""
+        long = copy.copy(self)
+        long.lease_seconds = lease_seconds
+        long.lease_heartbeat = True
+        return long
+
+    def runs_here(self, deadline: float) -> bool:
+        """Whether a turn with ``max_turn_seconds`` fits in an invocation ending at ``deadline``
+        (the Lambda worker's; above it a project's turns go to the long-turn worker)."""
+        if self.max_turn_seconds is None:
+            return True
+        total = deadline - time.monotonic()
+        return self.max_turn_seconds <= total - min(self.safety_margin, total / 4)
+
+    async def _heartbeat(self, ctx: TaskContext, delivery: Delivery, done: asyncio.Event) -> None:
+        """Renew this attempt's lease every third of it until ``done``, and have the message come
+        back just after the lease as renewed (so a takeover starts about a lease after this
+        worker's death); interrupt the run once the turn is no longer this attempt's (another
+        took it over, or it was canceled)."""
+        lease = ctx.lease
+        if lease is None or lease.lease_until is None:
+            return
+        await delivery.redeliver_after(lease.lease_until - self._clock() + self.redelivery_margin)
+        while not ctx.ended and ctx.interruption is None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), timeout=self.lease_seconds / 3)
+                return
+            until = self._clock() + self.lease_seconds
+            try:
+                renewed = await renew(self.ledger, lease, ctx.task_id, lease_until=until)
+            except StoreUnavailableError:
+                continue  # the lease outlasts two more beats: the next one may get through
+            if renewed is not None:
+                ctx.attempt.renewed(until)
+                await delivery.redeliver_after(until - self._clock() + self.redelivery_margin)
+                continue
+            if ctx.ended:
+                return
+            try:
+                head = await self.ledger.head(ctx.task_id)
+            except StoreUnavailableError:
+                continue
+            lost = TaskCanceledError if head.state == TaskState.canceled else TurnLostError
+            ctx.attempt.interrupt(lost(f"Task {ctx.task_id}'s turn is no longer this run's"))
 
     async def _claim_turn(self, operation: RunOperation) -> TaskContext | None:
         """Claim the operation's turn; the turn's context, or None when there is nothing to run."""
@@ -220,14 +310,20 @@ class Worker:
     async def _run(self, ctx: TaskContext, deadline: float | None) -> None:
         """Run the agent and record how it ended; raises `StoreUnavailableError` if the store
         failed meanwhile (the turn is given back for the next delivery)."""
-        budget = None if deadline is None else deadline - self.safety_margin - time.monotonic()
+        limit = None if deadline is None else deadline - time.monotonic()
+        budget = None if limit is None else limit - self.safety_margin
+        if self.max_turn_seconds is not None and (budget is None or self.max_turn_seconds < budget):
+            budget = self.max_turn_seconds
+        # The time the message of a turn out of time names: the whole invocation's, when it binds.
+        whole = limit is not None and budget != self.max_turn_seconds
+        allowed = None if budget is None else round(limit if whole and limit else budget, 1)
         with entered(ctx.sessions):  # a framework's session service finds the turn's sessions
             outcome = await run_agent(
                 self.agent, ctx, budget=budget, grace=self.stop_grace, cancel_poll=self.cancel_poll_seconds
             )
         if ctx.interruption is None:
             with contextlib.suppress(TaskCanceledError, StoreUnavailableError):  # noted on ctx
-                await self._record(ctx, outcome)
+                await self._record(ctx, outcome, allowed)
         interruption = ctx.interruption
         if isinstance(interruption, StoreUnavailableError):
             logger.warning(
@@ -250,12 +346,12 @@ class Worker:
             lease_until = run.lease_until if run.lease_until is not None else self._clock()
             raise RunInProgressError(f"task {ctx.task_id}'s turn was taken over", lease_until=lease_until)
 
-    async def _record(self, ctx: TaskContext, outcome: AgentOutcome) -> None:
+    async def _record(self, ctx: TaskContext, outcome: AgentOutcome, allowed: float | None) -> None:
         """Write how the agent's run ended (unless it ended the turn itself)."""
         error = outcome.error
         if outcome.timed_out:
             logger.error("agent ran out of time on task %s", ctx.task_id)
-            await self._fail(ctx, OUT_OF_TIME)
+            await self._fail(ctx, out_of_time(allowed or 0.0, self.max_turn_seconds))
         elif error is None:
             if ctx.ended:
                 return

@@ -22,6 +22,7 @@ from a2a_core.aws.lambdas import worker_handler
 from a2a_core.aws.secrets import worker_secrets
 from a2a_core.compose.agent import load_agent
 from a2a_core.compose.backends import build_adapters
+from a2a_core.compose.long_turns import compose_hand_off
 from a2a_core.compose.worker import compose_worker
 from a2a_core.settings import Settings
 
@@ -32,8 +33,9 @@ settings = Settings.from_env()
 os.environ.update(worker_secrets(settings))
 adapters = build_adapters(settings, function="worker")
 worker = compose_worker(adapters, load_agent(settings.agent))
-# The run queue's messages: the worker times their redelivery (their visibility) to its lease.
-handler = worker_handler(worker, adapters.run_queue_messages)
+# The run queue's messages: the worker times their redelivery (their visibility) to its lease; turns
+# longer than this function allows go to the long-turn worker, where one is deployed.
+handler = worker_handler(worker, adapters.run_queue_messages, compose_hand_off(adapters, worker))
 
 
 def _prime() -> None:
