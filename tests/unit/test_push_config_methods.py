@@ -10,11 +10,12 @@ import httpx
 import pytest
 
 from a2a_core.compose.app import compose_app
-from a2a_core.domain import TaskState
+from a2a_core.core.requests import SendRequest
+from a2a_core.domain import Message, Role, TaskState, TextPart
 from a2a_core.examples.echo import agent as echo
 from a2a_core.examples.multiturn import DraftWriter
 from a2a_core.push.urls import UrlPolicy
-from support import Stack
+from support import CALLER, Stack
 
 pytestmark = pytest.mark.anyio
 
@@ -294,3 +295,51 @@ async def test_a_continuation_whose_push_config_is_refused_leaves_the_task_waiti
     assert answer["error"]["code"] == -32602
     assert (await stack.ledger.head(task_id)).state == TaskState.input_required
     assert len(stack.broker) == 0
+
+
+async def _configs(client: httpx.AsyncClient, task_id: str) -> list[str]:
+    listed = (await call(client, "tasks/pushNotificationConfig/list", {"id": task_id}))["result"]
+    return [c["pushNotificationConfig"]["id"] for c in listed]
+
+
+async def test_a_continuation_the_task_refuses_leaves_no_push_config() -> None:
+    """Found by the 1.0 fuzz run under load: a message continuing a task that is still working
+    was refused (-32602) after its push config had been stored."""
+    stack = push_stack()
+    async with _client(stack) as client:
+        task_id = await new_task(client)  # working: its turn is queued, not yet run
+        assert (await stack.ledger.head(task_id)).state != TaskState.input_required
+        reply = message("kids", pushNotificationConfig={"url": HOOK, "id": "p1"})
+        reply["message"]["taskId"] = task_id
+        answer = await call(client, "message/send", reply)
+        assert answer["error"]["code"] == -32602
+        assert await _configs(client, task_id) == []
+
+
+async def test_a_continuation_refused_after_its_config_was_stored_takes_the_config_back() -> None:
+    """The task moves on between the engine's check and its write (another message continued it
+    meanwhile): the refused message's config is removed, a config of that id stored earlier is not."""
+    stack = push_stack()
+    stack.worker = stack.service.worker(DraftWriter(delay=0))
+    async with _client(stack) as client:
+        task_id = await new_task(client)
+        await stack.drain()
+        assert (await stack.ledger.head(task_id)).state == TaskState.input_required
+        push = stack.service.push
+        assert push is not None
+        attach = push.attach
+
+        async def attach_then_continue(task: str, config: Any) -> Any:
+            stored = await attach(task, config)
+            # Meanwhile another message continued the task: it is working again.
+            other = Message(role=Role.user, parts=[TextPart(text="first")], message_id="m", task_id=task)
+            await stack.engine.submit(SendRequest(message=other, blocking=False), CALLER)
+            return stored
+
+        push.attach = attach_then_continue  # type: ignore[method-assign,assignment]
+        reply = message("kids", pushNotificationConfig={"url": HOOK, "id": "late"})
+        reply["message"]["taskId"] = task_id
+        answer = await call(client, "message/send", reply)
+        push.attach = attach  # type: ignore[method-assign]
+        assert answer["error"]["code"] == -32602
+        assert await _configs(client, task_id) == []

@@ -192,12 +192,20 @@ class TaskEngine:
                 run=RunLease(run_id=operation.run_id, turn=turn, resumed_from=head.state),
             )
 
+        added = None
         if push is not None and self.push is not None:
             # Stored before the continuation is written: a refused config (the per-task limit)
-            # must leave the task waiting for input, not continued with no run queued.
-            await self.ledger.head(task_id, owner=caller.principal)  # -32001 unless it is theirs
-            await self._attach_push(task_id, message, push)
-        commit = await self.ledger.write(task_id, decide, owner=caller.principal)
+            # must leave the task waiting for input, not continued with no run queued. And a
+            # continuation the task refuses must leave no config behind: checked first, and the
+            # config taken back if the task moved on before the write.
+            decide(await self.ledger.head(task_id, owner=caller.principal))  # -32001 unless theirs
+            added = await self._attach_push(task_id, message, push)
+        try:
+            commit = await self.ledger.write(task_id, decide, owner=caller.principal)
+        except (InvalidParamsError, TaskTerminalError):
+            if added is not None and self.push is not None:
+                await self.push.detach(task_id, added)
+            raise
         if commit is None:  # a retry: enqueue again only while nobody has claimed the turn
             head = await self.ledger.head(task_id)
             run = head.run
@@ -207,14 +215,21 @@ class TaskEngine:
         await self.broker.enqueue(operation)
         return operation, None if commit is None else commit.last_seq
 
-    async def _attach_push(self, task_id: str, message: Message, push: PushNotificationConfig | None) -> None:
+    async def _attach_push(
+        self, task_id: str, message: Message, push: PushNotificationConfig | None
+    ) -> str | None:
+        """Store ``push`` for the task; the config's id if this call added it (None: nothing
+        stored, or a config of that id was there already)."""
         if push is None or self.push is None:
-            return
+            return None
         if push.id is None:
             # Derived, so a client's retry of the same message replaces its config, not adds one.
             config_id = uuid.uuid5(_ID_NAMESPACE, f"push:{task_id}:{message.message_id}")
             push = push.model_copy(update={"id": str(config_id)})
+        assert push.id is not None
+        existed = await self.push.is_stored(task_id, push.id)
         await self.push.attach(task_id, push)
+        return None if existed else push.id
 
 
 def _raise_for_invalid_agent_response(task: Task) -> None:

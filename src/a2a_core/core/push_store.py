@@ -73,3 +73,9 @@ class PushConfigs(Protocol):
 
     async def attach(self, task_id: str, config: PushNotificationConfig) -> PushNotificationConfig:
         """Store a checked config for ``task_id``, within the per-task limit."""
+
+    async def is_stored(self, task_id: str, config_id: str) -> bool:
+        """Whether ``task_id`` has a config of that id."""
+
+    async def detach(self, task_id: str, config_id: str) -> None:
+        """Remove a config `attach` stored (for a message the task then refused)."""

@@ -34,6 +34,7 @@ class Wakeups:
             if ready is not None and ready():
                 return True
             await asyncio.wait_for(future, timeout)
+            _deliver_a_dropped_cancel()
             return True
         except TimeoutError:
             return False
@@ -54,6 +55,15 @@ class Wakeups:
             if loop.is_closed():
                 continue
             loop.call_soon_threadsafe(_resolve, future)
+
+
+def _deliver_a_dropped_cancel() -> None:
+    """Raise the cancellation Python 3.11's `asyncio.wait_for` drops when it lands as the awaited
+    future resolves (fixed in 3.12): the waiter (a worker's cancel watch) would otherwise wait on
+    forever, uncancellable, and its process could not stop."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

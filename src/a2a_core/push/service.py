@@ -51,6 +51,12 @@ class PushConfigService:
             )
         return await self.store.put(task_id, config)
 
+    async def is_stored(self, task_id: str, config_id: str) -> bool:
+        return await self.store.get(task_id, config_id) is not None
+
+    async def detach(self, task_id: str, config_id: str) -> None:
+        await self.store.delete(task_id, config_id)
+
     async def set(self, request: TaskPushConfig, caller: Caller) -> TaskPushConfig:
         await self.check(request.config)
         await self.ledger.head(request.task_id, owner=caller.principal)  # -32001: unknown, or not theirs
