@@ -30,7 +30,14 @@ from a2a_core.core.engine import Submission, TaskEngine
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
 from a2a_core.core.requests import SendRequest, TaskRef
 from a2a_core.core.tasklog.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.tasklog.records import Commit, StatusChanged, reply_of, superseded, to_stream_event
+from a2a_core.core.tasklog.records import (
+    Commit,
+    StatusChanged,
+    event_generations,
+    reply_of,
+    superseded,
+    to_stream_event,
+)
 from a2a_core.core.tasklog.task_reads import TaskView
 from a2a_core.domain import Message, TaskState, TaskStatusUpdateEvent
 
@@ -202,7 +209,7 @@ class TaskStreams:
             if head.last_seq > after:
                 commits = await self.ledger.commits_since(task_id, after)
             elif head.state in RETURN_STATES:
-                yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
+                yield self._final_status(task_id, context_id, head)
                 return
             else:
                 commits = []  # nothing new yet: wait before reading
@@ -218,13 +225,15 @@ class TaskStreams:
             replaced = superseded(commits)  # catching up past a retried turn: its last attempt only
             for commit in commits:
                 boundary = max(boundary, commit.last_seq)
-                for event in commit.events:
+                for event, generation in zip(commit.events, event_generations(commit), strict=True):
                     if event.seq <= after:
                         continue
                     after = event.seq
                     if commit.first_seq in replaced:
                         continue
-                    update = to_stream_event(event, task_id=task_id, context_id=context_id)
+                    update = to_stream_event(
+                        event, task_id=task_id, context_id=context_id, generation=generation
+                    )
                     if update is None:
                         continue
                     reply = event.status.message if isinstance(event, StatusChanged) and event.reply else None
@@ -234,11 +243,13 @@ class TaskStreams:
             commits = []  # all read: wait for more before the next read
 
     @staticmethod
-    def _final_status(task_id: str, context_id: str, event: object, seq: int) -> StreamItem:
+    def _final_status(task_id: str, context_id: str, head: Commit) -> StreamItem:
         """The ending of a task the client has seen every event of: its last status, again."""
+        event = head.events[-1]
         assert isinstance(event, StatusChanged)  # nothing is appended after a final status
-        update = to_stream_event(event, task_id=task_id, context_id=context_id)
-        return StreamItem(str(seq), update)
+        generation = event_generations(head)[-1]
+        update = to_stream_event(event, task_id=task_id, context_id=context_id, generation=generation)
+        return StreamItem(str(head.last_seq), update)
 
 
 def _ends(state: TaskState, to_terminal: bool) -> bool:
