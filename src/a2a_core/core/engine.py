@@ -20,6 +20,7 @@ from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     InvalidAgentResponseError,
     InvalidParamsError,
+    TaskGenerationMismatchError,
     TaskNotCancelableError,
     TaskTerminalError,
 )
@@ -29,7 +30,15 @@ from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQu
 from a2a_core.core.tasklog.changes import CREATED_SEQ, Change, status
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
-from a2a_core.core.tasklog.records import Commit, MessageAdded, RunLease, TurnRequest, reply_of, trim_history
+from a2a_core.core.tasklog.records import (
+    Commit,
+    MessageAdded,
+    RunLease,
+    TurnRequest,
+    generation_of,
+    reply_of,
+    trim_history,
+)
 from a2a_core.domain import Message, Task, TaskState
 
 if TYPE_CHECKING:
@@ -106,6 +115,12 @@ class TaskEngine:
         return view.task, answer
 
     async def get_task(self, query: TaskQuery, caller: Caller) -> Task:
+        """The task; with ``current_generation`` (A2A 1.1's long poll), once its generation is
+        past that one, or as it is when `EngineConfig.long_poll_timeout` runs out."""
+        if query.current_generation is not None:
+            await self.ledger.wait_past_generation(
+                query.task_id, query.current_generation, self.config.long_poll_timeout, owner=caller.principal
+            )
         return await self.ledger.load(
             query.task_id, self.history_limit(query.history_length), owner=caller.principal
         )
@@ -184,6 +199,7 @@ class TaskEngine:
                     f"Task {task_id} is {head.state.value}; only a task in input-required or "
                     "auth-required accepts another message"
                 )
+            _check_generation(head, request.if_generation_match)
             stored = message.model_copy(update={"context_id": head.context_id})
             # Turns are counted from the head (0: a task whose first turn was not counted).
             turn = head.run.turn + 1 if head.run is not None and head.run.turn else 0
@@ -195,7 +211,10 @@ class TaskEngine:
         if push is not None and self.push is not None:
             # Stored before the continuation is written: a refused config (the per-task limit)
             # must leave the task waiting for input, not continued with no run queued.
-            await self.ledger.head(task_id, owner=caller.principal)  # -32001 unless it is theirs
+            head = await self.ledger.head(task_id, owner=caller.principal)  # -32001 unless theirs
+            if head.run is None or head.run.run_id != message.message_id:
+                # A stale send stores no config either (the write below checks again, atomically).
+                _check_generation(head, request.if_generation_match)
             await self._attach_push(task_id, message, push)
         commit = await self.ledger.write(task_id, decide, owner=caller.principal)
         if commit is None:  # a retry: enqueue again only while nobody has claimed the turn
@@ -215,6 +234,16 @@ class TaskEngine:
             config_id = uuid.uuid5(_ID_NAMESPACE, f"push:{task_id}:{message.message_id}")
             push = push.model_copy(update={"id": str(config_id)})
         await self.push.attach(task_id, push)
+
+
+def _check_generation(head: Commit, expected: int | None) -> None:
+    """TaskGenerationMismatchError unless ``expected`` (A2A 1.1's ifGenerationMatch; None: no
+    condition) is the generation of ``head``, the commit the continuation would follow."""
+    if expected is not None and expected != generation_of(head):
+        raise TaskGenerationMismatchError(
+            f"Task {head.task_id} is at generation {generation_of(head)}, not {expected}: read it again",
+            data={"taskId": head.task_id, "currentGeneration": str(generation_of(head))},
+        )
 
 
 def _raise_for_invalid_agent_response(task: Task) -> None:

@@ -138,7 +138,7 @@ SEND_STREAMING_MESSAGE = Operation(
 GET_TASK = Operation(
     "GetTask",
     wq.GetTaskRequest,
-    http=(_get("/tasks/{id}", historyLength=SCALAR),),
+    http=(_get("/tasks/{id}", historyLength=SCALAR, currentGeneration=SCALAR),),
     serve=lambda s: s.engine.get_task,
     decode_params=rq.task_query_from_v1,
     encode_result=rs.task_json,
