@@ -49,7 +49,7 @@ def test_the_cards_say_what_the_registry_says() -> None:
     builder = CardBuilder(Settings(), streaming=True, push_notifications=False)
     assert builder.card(URL).protocol_version == V0_2.card_version
     offered = [(i.protocol_binding, i.protocol_version) for i in supported_interfaces(URL)]
-    assert offered == [(b, g.version) for g in (V1_0, V0_3) for b in g.bindings]
+    assert offered == [(b, g.version) for g in (V1_0, V0_3, *DRAFTS) for b in g.bindings]
 
 
 def test_a_push_config_made_without_a_generation_is_0_3s() -> None:

@@ -142,7 +142,10 @@ async def test_a_superseded_attempt_still_counts_so_the_generation_never_goes_ba
     # A reader catching up on the log skips the replaced attempt: a gap, never a repeat.
     streams = TaskStreams(stack.engine)
     items = [item.result async for item in streams.follow(operation.task_id, "", 2)]
-    numbers = [e.generation for e in items if isinstance(e, TaskStatusUpdateEvent | TaskArtifactUpdateEvent)]
+    numbers = [
+        e.generation or 0 for e in items if isinstance(e, TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
+    ]
+    assert 0 not in numbers
     assert numbers == sorted(set(numbers))
     assert len(numbers) < generation_of(log[-1]) - 1
 
