@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from a2a_core.compose.app import compose_app
+from a2a_core.push.urls import UrlPolicy
 from agents import scripted
 from support import Stack
 from v1_support import call_rest, call_rpc, expect_rest_error, expect_rpc_error, message
@@ -167,3 +168,36 @@ async def test_a_long_poll_returns_the_unchanged_task_at_its_bound(
 async def test_a_bad_generation_is_invalid_params(client: httpx.AsyncClient, bad: object) -> None:
     refused = await call_rpc(client, "GetTask", {"id": "t", "currentGeneration": bad}, headers=V1_1)
     expect_rpc_error(refused, "INVALID_PARAMS", fields=["currentGeneration"])
+
+
+async def test_push_configs_read_through_1_1_leave_their_credentials_out() -> None:
+    pushing = Stack(scripted, push_enabled=True)
+    assert pushing.service.push is not None
+    pushing.service.push.policy = UrlPolicy(resolver=_public_dns)
+    transport = httpx.ASGITransport(app=compose_app(pushing.service))
+    async with httpx.AsyncClient(transport=transport, base_url="http://agent.test") as client:
+        task_id = await _waiting_task(client, pushing)
+        hook = {
+            "taskId": task_id,
+            "id": "hook",
+            "url": "https://hooks.example.com/a2a",
+            "authentication": {"scheme": "Bearer", "credentials": "s3cret"},
+        }
+        created = await call_rpc(client, "CreateTaskPushNotificationConfig", hook, headers=V1_1)
+        assert created.json()["result"]["authentication"]["credentials"] == "s3cret"
+        stored = await pushing.service.push.store.list(task_id)
+        assert [c.generation for c in stored] == ["1.1"]  # its webhook gets 1.1 bodies
+
+        ref = {"taskId": task_id, "id": "hook"}
+        got = await call_rpc(client, "GetTaskPushNotificationConfig", ref, headers=V1_1)
+        listed = await call_rest(client, "GET", f"/tasks/{task_id}/pushNotificationConfigs", headers=V1_1)
+        for config in (got.json()["result"], listed.json()["configs"][0]):
+            assert config["authentication"] == {"scheme": "Bearer"}
+            assert config["url"] == hook["url"]
+        # 1.0 answers are what they were: the credentials included.
+        older = await call_rpc(client, "GetTaskPushNotificationConfig", ref, headers=V1_0)
+        assert older.json()["result"]["authentication"]["credentials"] == "s3cret"
+
+
+async def _public_dns(host: str, port: int) -> list[str]:
+    return ["93.184.215.14"]

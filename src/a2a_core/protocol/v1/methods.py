@@ -17,9 +17,21 @@ from a2a_core.core.errors import A2AError, UnsupportedOperationError
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
 from a2a_core.protocol.v1.drafts import as_1_1
 from a2a_core.protocol.v1.errors import jsonrpc_error_body
-from a2a_core.protocol.v1.operations import OPERATIONS, Operation, PushOff, Services, StreamsOff
+from a2a_core.protocol.v1.operations import (
+    GET_PUSH_CONFIG,
+    LIST_PUSH_CONFIGS,
+    OPERATIONS,
+    Operation,
+    PushOff,
+    Services,
+    StreamsOff,
+)
 from a2a_core.protocol.v1.request_codec import check_tenant
-from a2a_core.protocol.v1.result_codec import event_json
+from a2a_core.protocol.v1.result_codec import (
+    event_json,
+    redacted_push_config_json,
+    redacted_push_config_page_json,
+)
 from a2a_core.protocol.versions import Version
 
 if TYPE_CHECKING:
@@ -66,13 +78,20 @@ def v1_methods(
     }
 
 
+# The 1.1 draft's own answers (PR #1750): push configs read back without their credentials.
+_DRAFT_RESULTS: Mapping[str, Callable[[Any], bytes]] = {
+    GET_PUSH_CONFIG.name: redacted_push_config_json,
+    LIST_PUSH_CONFIGS.name: redacted_push_config_page_json,
+}
+
+
 def draft_methods(methods: Mapping[str, Method]) -> dict[str, Method]:
     """The 1.1 draft's methods: the 1.0 ones, their params read and results written as 1.1."""
     return {
         name: replace(
             method,
             decode=as_1_1(method.decode),
-            encode=as_1_1(method.encode),
+            encode=as_1_1(_DRAFT_RESULTS.get(name, method.encode)),
             encode_event=as_1_1(method.encode_event or event_json),
         )
         for name, method in methods.items()
