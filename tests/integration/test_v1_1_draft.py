@@ -201,3 +201,30 @@ async def test_push_configs_read_through_1_1_leave_their_credentials_out() -> No
 
 async def _public_dns(host: str, port: int) -> list[str]:
     return ["93.184.215.14"]
+
+
+def _generations(body: str) -> list[str | None]:
+    events = [json.loads(line[5:]) for line in body.splitlines() if line.startswith("data:")]
+    return [next(iter(event.get("result", event).values())).get("generation") for event in events]
+
+
+@pytest.mark.parametrize("binding", ["JSONRPC", "HTTP+JSON"])
+async def test_a_subscription_with_a_cursor_replays_what_followed_it_then_follows(
+    client: httpx.AsyncClient, stack: Stack, binding: str
+) -> None:
+    task_id = await _waiting_task(client, stack)  # generations 1-3: submitted, working, input-required
+    worker = asyncio.ensure_future(_keep_draining(stack))
+    try:
+        if binding == "JSONRPC":
+            params = {"id": task_id, "currentGeneration": "1"}
+            subscribed = asyncio.ensure_future(call_rpc(client, "SubscribeToTask", params, headers=V1_1))
+        else:
+            path = f"/tasks/{task_id}:subscribe?currentGeneration=1"
+            subscribed = asyncio.ensure_future(call_rest(client, "GET", path, headers=V1_1))
+        reply = {"message": message("go on", taskId=task_id), "configuration": {"returnImmediately": True}}
+        await call_rpc(client, "SendMessage", reply, headers=V1_1)
+        response = await subscribed
+    finally:
+        worker.cancel()
+    # Replayed (2, 3), then the follow-up turn (4: its message's working, 5: the claim, 6: done).
+    assert _generations(response.text) == ["2", "3", "4", "5", "6"]

@@ -5,9 +5,11 @@ attempt's updates still count), and nothing counted for what is no update."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
+from a2a_core.core.errors import TaskGenerationMismatchError
 from a2a_core.core.streams import TaskStreams
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.records import (
@@ -202,3 +204,37 @@ async def test_the_domain_model_never_writes_the_generation() -> None:
     assert isinstance(task, Task)
     assert task.generation == 1
     assert "generation" not in task.model_dump_json()
+
+
+async def test_two_sends_racing_on_one_generation_continue_the_task_once() -> None:
+    stack = Stack(_agent())
+    task = await stack.engine.send_message(send_params(user_message("go")), CALLER)
+    await stack.drain()  # input-required
+    generation = (await stack.ledger.load(task.id)).generation
+    sends = [
+        replace(
+            send_params(user_message(text, task_id=task.id)),
+            if_generation_match=generation,
+        )
+        for text in ("yes", "no")
+    ]
+    results = await asyncio.gather(
+        *(stack.engine.send_message(s, CALLER) for s in sends), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, TaskGenerationMismatchError)]
+    assert len(refused) == 1
+    log = await stack.store.read(task.id)
+    assert sum(isinstance(e, MessageAdded) for c in log for e in c.events) == 2  # the first, and one reply
+    assert await stack.drain() == 1
+
+
+async def test_a_stale_generation_changes_nothing() -> None:
+    stack = Stack(_agent())
+    task = await stack.engine.send_message(send_params(user_message("go")), CALLER)
+    await stack.drain()
+    before = await stack.store.read(task.id)
+    stale = replace(send_params(user_message("yes", task_id=task.id)), if_generation_match=1)
+    with pytest.raises(TaskGenerationMismatchError):
+        await stack.engine.send_message(stale, CALLER)
+    assert await stack.store.read(task.id) == before
+    assert await stack.drain() == 0

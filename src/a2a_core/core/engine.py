@@ -189,6 +189,7 @@ class TaskEngine:
                     f"message.contextId {message.context_id!r} does not match task {task_id}'s "
                     f"context {head.context_id!r}"
                 )
+            _check_generation(head, request.if_generation_match)  # the draft: before any other refusal
             if is_terminal(head.state):
                 raise TaskTerminalError(
                     f"Task {task_id} is {head.state.value}; a terminal task cannot be continued. "
@@ -199,7 +200,6 @@ class TaskEngine:
                     f"Task {task_id} is {head.state.value}; only a task in input-required or "
                     "auth-required accepts another message"
                 )
-            _check_generation(head, request.if_generation_match)
             stored = message.model_copy(update={"context_id": head.context_id})
             # Turns are counted from the head (0: a task whose first turn was not counted).
             turn = head.run.turn + 1 if head.run is not None and head.run.turn else 0

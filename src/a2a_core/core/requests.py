@@ -49,6 +49,8 @@ class TaskRef:
     task_id: str
     metadata: dict[str, Any] | None = None
     tenant: str | None = None
+    # A2A 1.1 subscriptions: the last generation the client saw; the stream replays what followed.
+    after_generation: int | None = None
 
 
 @dataclass(frozen=True)

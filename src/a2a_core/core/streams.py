@@ -34,12 +34,13 @@ from a2a_core.core.tasklog.records import (
     Commit,
     StatusChanged,
     event_generations,
+    generation_of,
     reply_of,
     superseded,
     to_stream_event,
 )
 from a2a_core.core.tasklog.task_reads import TaskView
-from a2a_core.domain import Message, TaskState, TaskStatusUpdateEvent
+from a2a_core.domain import Message, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 # How long the stream that started a task holds its opening Task while the agent has said nothing
 # (see the module docstring): a slower agent's stream opens with the Task after this.
@@ -108,12 +109,34 @@ class TaskStreams:
         waiting for input (or auth) keeps the stream open and it carries the follow-up turn.
         """
         head = await self.ledger.head(ref.task_id, owner=caller.principal)
+        seen = ref.after_generation
+        if seen is not None and 0 < seen < generation_of(head):
+            # A cursor (A2A 1.1): what came after the generation the client saw, from the log.
+            return self._after_generation(head, seen)
         if is_terminal(head.state):
             raise UnsupportedOperationError(
                 f"Task {ref.task_id} is already {head.state.value}; there is nothing to subscribe to. "
                 "Use GetTask to read it."
             )
+        if seen is not None and generation_of(head):
+            # Nothing missed yet: the updates from now on.
+            return self.follow(
+                head.task_id, head.context_id, head.last_seq, boundary=head.last_seq, to_terminal=True
+            )
         return self._from_snapshot(ref.task_id, to_terminal=True)
+
+    async def _after_generation(self, head: Commit, seen: int) -> AsyncIterator[StreamItem]:
+        """The task's updates after generation ``seen`` (which it has passed), up to a terminal
+        state: no gap, no repeat. An update's generation is at most its sequence number less
+        one, so every one after ``seen`` lies after sequence ``seen``."""
+        async for item in self.follow(head.task_id, head.context_id, seen, head=head, to_terminal=True):
+            update = item.result
+            if (
+                isinstance(update, TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
+                and (update.generation or 0) <= seen
+            ):
+                continue
+            yield item
 
     async def _from_snapshot(
         self, task_id: str, *, upto: int | None = None, run_id: str | None = None, to_terminal: bool = False

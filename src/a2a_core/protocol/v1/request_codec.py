@@ -75,7 +75,11 @@ def cancel_from_v1(request: wq.CancelTaskRequest) -> TaskRef:
 
 
 def subscribe_from_v1(request: wq.SubscribeToTaskRequest) -> TaskRef:
-    return TaskRef(task_id=request.id, tenant=request.tenant)
+    return TaskRef(
+        task_id=request.id,
+        tenant=request.tenant,
+        after_generation=request.current_generation if speaks_1_1() else None,
+    )
 
 
 def create_push_from_v1(request: wp.TaskPushNotificationConfig) -> TaskPushConfig:

@@ -91,6 +91,9 @@ class CancelTaskRequest(ProtoModel):
 class SubscribeToTaskRequest(ProtoModel):
     id: RequiredStr
     tenant: Str = None
+    # This kit's cursor for the A2A 1.1 draft (which names none for subscriptions yet): the last
+    # generation the client saw; honoured for 1.1 requests only.
+    current_generation: NonNegativeInt64 | None = None
 
 
 class GetExtendedAgentCardRequest(ProtoModel):
