@@ -6,12 +6,21 @@ consecutive generations, and 1.0 answers carry none."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 import anyio
 import httpx
 import pytest
+
+from a2a_core.cli.commands import next_state
+from a2a_core.client.client import A2AClient
+from a2a_core.core.backoff import Backoff
+from a2a_core.domain import Task, TaskState
 
 pytestmark = [pytest.mark.e2e, pytest.mark.anyio]
 
@@ -109,12 +118,11 @@ async def test_a_client_follows_a_task_by_long_poll_and_continues_it_conditional
 
 async def test_a_stream_carries_consecutive_generations(binding: Binding) -> None:
     with anyio.fail_after(TEST_LIMIT):
-        params = {"message": _message("hello")}
+        params: dict[str, Any] = {"message": _message("hello")}
+        body: dict[str, Any] = params
+        path = "/message:stream"
         if binding.name == "JSONRPC":
-            request = {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": params}
-            path, body = "/", request
-        else:
-            path, body = "/message:stream", params
+            path, body = "/", {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": params}
         async with binding.client.stream("POST", path, json=body, headers=V1_1) as response:
             lines = [line async for line in response.aiter_lines() if line.startswith("data:")]
         events = [json.loads(line[5:]) for line in lines]
@@ -123,3 +131,43 @@ async def test_a_stream_carries_consecutive_generations(binding: Binding) -> Non
         assert generations == list(range(generations[0], generations[0] + len(generations)))
         task_id = events[0]["task"]["id"]
         assert (await binding.get(task_id))["generation"] == str(generations[-1])
+
+
+@pytest.mark.parametrize("binding_name", ["jsonrpc", "rest"])
+async def test_the_kit_client_waits_by_long_poll_where_the_card_offers_1_1(
+    scripted_server: str, binding_name: str
+) -> None:
+    client = A2AClient(scripted_server, binding=binding_name)
+    try:
+        with anyio.fail_after(TEST_LIMIT):
+            started = await client.send_message("wait", blocking=False)
+            assert isinstance(started, Task)
+            assert started.generation is None  # a 1.0 answer: no generation
+            task = started
+            notes: list[str] = []
+            while task.status.state != TaskState.input_required:
+                waited = await next_state(client, task, Backoff(), notes.append)
+                assert waited.generation is not None
+                assert waited.generation > (task.generation or 0)
+                task = waited
+            assert task.generation == 3
+    finally:
+        await client.aclose()
+
+
+def test_get_wait_follows_the_task_to_its_end(scripted_server: str) -> None:
+    sent = _cli("send", scripted_server, "wait", "--no-stream", "--no-interactive", "--json")
+    assert sent.returncode == 0, sent.stderr
+    task_id = json.loads(sent.stdout.splitlines()[-1])["id"]
+    reply = _cli("send", scripted_server, "go on", "--task", task_id, "--no-stream", "--no-interactive")
+    assert reply.returncode == 0, reply.stderr
+    waited = _cli("get", scripted_server, task_id, "--wait", "--json")
+    assert waited.returncode == 0, waited.stderr
+    assert json.loads(waited.stdout.splitlines()[-1])["status"]["state"] == "completed"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    script = shutil.which("a2a-serverless", path=str(Path(sys.executable).parent))
+    assert script is not None
+    # Our own console script with test-chosen arguments: no untrusted input reaches it.
+    return subprocess.run([script, *args], capture_output=True, text=True, timeout=60, check=False)  # noqa: S603
