@@ -28,7 +28,12 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.http_pool import HttpResponse
 from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import TABLE, ResourceNames
+from a2a_core.core.broker import InMemoryBroker
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.core.requests import TaskRef
+from a2a_core.core.streams import TaskStreams
 from a2a_core.core.tasklog.changes import Change, Decide, status
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.lifecycle import is_terminal
@@ -530,3 +535,10 @@ async def test_generations_read_the_same_from_a_fresh_instance(
         generation_of(c) for c in log
     ]
     assert [generation_of(c) for c in log] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+    # A stream served by that other instance, from the start and from a cursor, says the same.
+    streams = TaskStreams(TaskEngine(fresh, InMemoryBroker()))
+    followed = [item.result async for item in streams.follow("gens", "ctx", 0, to_terminal=True)]
+    assert [getattr(update, "generation", None) for update in followed] == [1, 2, 3, 4, 5, 6, 7, 8]
+    subscribed = await streams.subscribe(TaskRef("gens", after_generation=5), Caller())
+    assert [getattr(item.result, "generation", None) async for item in subscribed] == [6, 7, 8]
