@@ -113,7 +113,7 @@ RUNTIME_TESTS := tests/contract tests/integration/aws tests/integration/test_lam
 	tests/unit/test_turn_fencing.py tests/unit/test_retried_turns.py tests/unit/test_store_faults.py \
 	tests/unit/test_aws_json_client.py tests/unit/test_snapshots.py tests/unit/test_task_reads.py \
 	tests/unit/test_session_scope.py tests/unit/test_long_turns.py tests/infra/test_bundle_inputs.py \
-	tests/unit/test_worker_cold_start.py
+	tests/unit/test_worker_cold_start.py tests/unit/test_task_generations.py tests/integration/test_v1_1_draft.py
 
 # Without a Python of the runtime's version this says so and syncs nothing (`pytest-runtime` then
 # skips), except under CI (CI=true, as .ci/run sets it), where it fails: CI tests what it deploys.

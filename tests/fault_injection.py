@@ -331,7 +331,8 @@ def check_task(run: FaultRun, task_id: str, number: int, report: FaultReport) ->
     legacy = run.call(
         {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {"id": task_id}}, report=report
     )
-    if Task.model_validate(legacy) != reference:
+    # 0.3 has no generations: the reference's is left out of the comparison.
+    if Task.model_validate(legacy) != reference.model_copy(update={"generation": None}):
         report.problems.append(f"{task_id}: 0.3 tasks/get differs from the stored log")
     current = run.call(
         {"jsonrpc": "2.0", "id": 3, "method": "GetTask", "params": {"id": task_id}},

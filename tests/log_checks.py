@@ -66,7 +66,18 @@ def reference_task(commits: Sequence[Commit], history_length: int | None = None)
         history=history,
         artifacts=list(artifacts.values()) or None,
         metadata=first.metadata,
+        generation=reference_generation(commits),
     )
+
+
+def reference_generation(commits: Sequence[Commit]) -> int | None:
+    """A2A 1.1's generation after ``commits`` (the whole log), counted event by event: every
+    status and artifact update, superseded attempts' included (the generation never goes back);
+    None for a log written before turns were counted (the server does not know it)."""
+    head = commits[-1].run
+    if head is None or head.turn < 1:
+        return None
+    return sum(not isinstance(event, MessageAdded) for commit in commits for event in commit.events)
 
 
 class CountingStore(TaskStore):
@@ -187,7 +198,8 @@ async def run_interleaving(
     task_id = str(uuid.uuid4())
     first = Message(role=Role.user, parts=[TextPart(text="start")], message_id=str(uuid.uuid4()))
     await ledger.create(task_id=task_id, context_id="ctx", message=first, run_id="r")
-    await ledger.write(task_id, lambda _head: Change([_working(None)], run=RunLease(run_id="r", attempt=1)))
+    claim = RunLease(run_id="r", attempt=1, turn=1)
+    await ledger.write(task_id, lambda _head: Change([_working(None)], run=claim))
 
     async def write(steps: list[Step]) -> None:
         for yields, events, run in steps:
@@ -218,12 +230,16 @@ def _clamped(ledger: TaskLedger, history_length: int | None) -> int:
 
 def _with_run(events: list[LogEvent], run: str) -> Decide:
     def decide(head: Commit) -> Change:
-        if not run:
-            return Change(events)
         assert head.run is not None
+        # Every message the kit logs starts a turn, which the lease counts (as the engine does).
+        turn = head.run.turn + any(isinstance(event, MessageAdded) for event in events)
+        if not run:
+            return Change(events, run=head.run.model_copy(update={"turn": turn}))
         if run == "takeover":
-            return Change(events, run=RunLease(run_id=head.run.run_id, attempt=head.run.attempt + 1))
-        return Change(events, run=RunLease(run_id=str(uuid.uuid4())))
+            return Change(
+                events, run=head.run.model_copy(update={"attempt": head.run.attempt + 1, "turn": turn})
+            )
+        return Change(events, run=RunLease(run_id=str(uuid.uuid4()), turn=turn))
 
     return decide
 

@@ -34,6 +34,8 @@ SPEC: dict[str, tuple[int, str, int]] = {
     "EXTENDED_AGENT_CARD_NOT_CONFIGURED": (-32007, "FAILED_PRECONDITION", 400),
     "EXTENSION_SUPPORT_REQUIRED": (-32008, "FAILED_PRECONDITION", 400),
     "VERSION_NOT_SUPPORTED": (-32009, "FAILED_PRECONDITION", 400),
+    # A2A 1.1 (the dev-1.1 draft): HTTP 409; the draft names no google.rpc status (ABORTED is 409's).
+    "TASK_GENERATION_MISMATCH": (-32010, "ABORTED", 409),
 }
 
 

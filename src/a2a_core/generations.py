@@ -7,6 +7,7 @@ the client's choice among a card's interfaces (`a2a_core.client.interfaces`).
 
 | generation | its card says | bindings | served by | a request names it by |
 |---|---|---|---|---|
+| 1.1 draft | ``1.1`` | JSON-RPC, HTTP+JSON | the 1.0 codec + its fields | ``A2A-Version: 1.1`` |
 | 1.0 | ``1.0`` | JSON-RPC, HTTP+JSON | the 1.0 codec | ``A2A-Version: 1.0`` |
 | 0.3 | ``0.3.0`` | JSON-RPC | the 0.3 codec | no ``A2A-Version`` (or ``0.3``) |
 | 0.2.5 | ``0.2.5`` | JSON-RPC | the 0.3 codec | no ``A2A-Version`` (it predates it) |
@@ -50,8 +51,15 @@ V0_3 = Generation("0.3", "0.3.0", (JSONRPC,), codec="0.3")
 # One wire with 0.3 (0.3 renamed nothing 0.2.5 had): the 0.3 codec serves it.
 V0_2 = Generation("0.2.5", "0.2.5", (JSONRPC,), codec="0.3")
 
+# A2A 1.1 as its ``dev-1.1`` draft stands (PR #1810, 2026-08-12): 1.0's wire plus the draft's
+# fields (`a2a_core.protocol.v1.drafts`). Served when a request names it; not a generation the
+# client picks by itself (`GENERATIONS`), for a draft may still change.
+V1_1 = Generation("1.1", "1.1", (JSONRPC, HTTP_JSON), codec="1.1")
+
 # Newest first: the order the client prefers them in.
 GENERATIONS: tuple[Generation, ...] = (V1_0, V0_3, V0_2)
+# Served besides them, on request only.
+DRAFTS: tuple[Generation, ...] = (V1_1,)
 # What a request that names no version speaks (spec 3.6.2: an absent or empty A2A-Version is 0.3).
 UNNAMED = V0_3
 

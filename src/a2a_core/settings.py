@@ -85,6 +85,9 @@ class Settings(BaseModel):
     max_body_bytes: int = Field(default=6 * 1024 * 1024, gt=0)
     default_blocking: bool = True
     blocking_timeout_seconds: float = Field(default=25.0, ge=0, le=28.0)
+    # The longest an A2A 1.1 GetTask with currentGeneration is held (API Gateway answers within
+    # 29 s, so a buffered front door must keep it under that; a streaming one allows more).
+    long_poll_seconds: float = Field(default=25.0, ge=0, le=900.0)
     push_enabled: bool = False
     # KMS key (ECC_NIST_P256, SIGN_VERIFY) that signs push JWTs; its public key is the JWKS.
     push_signing_key_id: str | None = None

@@ -53,6 +53,9 @@ async def test_the_card_offers_1_0_and_0_3_on_the_current_path_and_0_2_5_on_the_
             (echo_server, "JSONRPC", "1.0"),
             (echo_server.rstrip("/"), "HTTP+JSON", "1.0"),  # a2a-sdk appends "/message:send"
             (echo_server, "JSONRPC", "0.3"),
+            # The A2A 1.1 draft's, last: a2a-sdk 1.3 parses them and keeps to 1.0.
+            (echo_server, "JSONRPC", "1.1"),
+            (echo_server.rstrip("/"), "HTTP+JSON", "1.1"),
         ]
         assert card.capabilities.streaming is True
 

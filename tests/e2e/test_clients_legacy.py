@@ -258,6 +258,8 @@ def test_a2a_js_send_get_and_stream_through_its_compat_layer(scripted_server: st
         ("JSONRPC", "1.0"),
         ("HTTP+JSON", "1.0"),
         ("JSONRPC", "0.3"),
+        ("JSONRPC", "1.1"),  # the A2A 1.1 draft's, which @a2a-js/sdk parses and does not pick
+        ("HTTP+JSON", "1.1"),
     }
 
     text = unique("chunks=2 delay=0 from js")

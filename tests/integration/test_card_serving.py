@@ -91,7 +91,8 @@ async def test_instances_that_sign_the_same_card_give_it_the_same_tag() -> None:
 async def test_the_http_json_interface_takes_a_path_appended_naively() -> None:
     async with app() as client:
         card = (await client.get("/.well-known/agent-card.json")).json()
-        [rest] = [i for i in card["supportedInterfaces"] if i["protocolBinding"] == "HTTP+JSON"]
+        [rest, draft] = [i for i in card["supportedInterfaces"] if i["protocolBinding"] == "HTTP+JSON"]
+        assert (rest["protocolVersion"], draft) == ("1.0", {**rest, "protocolVersion": "1.1"})
         assert rest["url"] == BASE  # no trailing slash: base + "/message:send" is one slash
         message = {"role": "ROLE_USER", "messageId": "m1", "parts": [{"text": "hi"}]}
         send = {"message": message, "configuration": {"returnImmediately": True}}

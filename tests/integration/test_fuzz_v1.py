@@ -235,7 +235,7 @@ def test_http_json_requests(
 # --- version negotiation --------------------------------------------------------------------------
 
 _REFERENCE = re.compile(r"[ \t]*([0-9]{1,6})\.([0-9]{1,6})(?:\.[0-9]{1,6})?[ \t]*")
-SERVED = {(1, 0): "1.0", (0, 3): "0.3", (0, 2): "0.3"}
+SERVED = {(1, 1): "1.1", (1, 0): "1.0", (0, 3): "0.3", (0, 2): "0.3"}
 
 
 def reference_version(values: list[str]) -> str | None:
@@ -284,13 +284,20 @@ def test_version_negotiation(target: Target, header: str | None, query: list[str
         response = target.request("POST", "/", body=body, headers=headers, params=params)
         check_rpc(target, response, "v", v1=expected != "0.3")
         code = response.json()["error"]["code"]
-        # 1.0 does not know the task; 0.3 has no GetTask; anything else is not served.
-        assert code == {"1.0": -32001, "0.3": -32601, None: -32009}[expected], (header, query, code)
+        # 1.x does not know the task; 0.3 has no GetTask; anything else is not served.
+        assert code == {"1.1": -32001, "1.0": -32001, "0.3": -32601, None: -32009}[expected], (
+            header,
+            query,
+            code,
+        )
     else:
         response = target.request("GET", "/tasks/nope", headers=headers, params=params)
         assert check_rest(target, response)
         reason = response.json()["error"]["details"][0]["reason"]
-        assert reason == ("TASK_NOT_FOUND" if expected == "1.0" else "VERSION_NOT_SUPPORTED"), (header, query)
+        assert reason == ("TASK_NOT_FOUND" if expected in ("1.0", "1.1") else "VERSION_NOT_SUPPORTED"), (
+            header,
+            query,
+        )
     assert len(response.content) < 2000  # a huge value is echoed cut short
 
 

@@ -68,6 +68,8 @@ async def test_agent_card_json_is_the_1_0_card_with_the_0_3_fields_and_agent_jso
         {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
         {"url": url.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
         {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.1"},
+        {"url": url.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.1"},
     ]
     # What 0.3 clients read, merged in.
     assert (new["protocolVersion"], new["url"], new["preferredTransport"]) == ("0.3.0", url, "JSONRPC")

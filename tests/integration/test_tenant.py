@@ -75,7 +75,13 @@ async def test_the_configured_tenant_is_on_the_card_and_served_on_both_bindings(
     tenants = [
         (i["protocolBinding"], i["protocolVersion"], i.get("tenant")) for i in card["supportedInterfaces"]
     ]
-    assert tenants == [("JSONRPC", "1.0", "acme"), ("HTTP+JSON", "1.0", "acme"), ("JSONRPC", "0.3", None)]
+    assert tenants == [
+        ("JSONRPC", "1.0", "acme"),
+        ("HTTP+JSON", "1.0", "acme"),
+        ("JSONRPC", "0.3", None),
+        ("JSONRPC", "1.1", "acme"),
+        ("HTTP+JSON", "1.1", "acme"),
+    ]
     sent = await acme.post("/acme/message:send", json={"message": MESSAGE}, headers=V1)
     assert sent.status_code == 200, sent.text
     task_id = sent.json()["task"]["id"]

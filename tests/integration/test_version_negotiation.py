@@ -81,7 +81,7 @@ def _rpc(method: str, params: Any, request_id: Any = 1) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
 
-UNSUPPORTED = ["2.0", "1", "abc", "1.1", "0.5", "0.1", "v1.0", "1.0-rc1", "1.0.", "01.0000001"]
+UNSUPPORTED = ["2.0", "1", "abc", "1.2", "0.5", "0.1", "v1.0", "1.0-rc1", "1.0.", "01.0000001"]
 
 
 @pytest.mark.parametrize("value", UNSUPPORTED)

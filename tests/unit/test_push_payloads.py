@@ -18,7 +18,7 @@ from google.protobuf import json_format
 
 from a2a_core.compose.push import push_payloads
 from a2a_core.domain import PushNotificationConfig, Task, TaskState, TaskStatus
-from a2a_core.generations import V0_3, V1_0
+from a2a_core.generations import V0_3, V1_0, V1_1
 from a2a_core.protocol.v1 import codec
 from a2a_core.protocol.v1.wire.protojson import dump
 from a2a_core.push.payloads import PushPayloads, TaskPayload
@@ -213,7 +213,7 @@ def test_the_push_function_imports_the_1_0_codec_only_when_a_1_0_config_is_notif
 import sys
 from a2a_core.compose.push import push_payloads
 from a2a_core.domain import Task, TaskState, TaskStatus
-from a2a_core.generations import V0_3, V1_0
+from a2a_core.generations import V0_3, V1_0, V1_1
 task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed))
 payloads = push_payloads()
 payloads.for_version(V0_3.version).encode(task)
@@ -232,3 +232,13 @@ def test_the_composition_root_plugs_in_the_stream_response_for_1_0() -> None:
     assert json.loads(payloads.for_version(V1_0.version).encode(task)) == v1_body(task)
     assert payloads.for_version(V1_0.version).content_type == A2A_JSON
     assert json.loads(payloads.for_version(V0_3.version).encode(task)) == v0_body(task)
+
+
+def test_a_1_1_config_gets_the_1_0_body_with_the_generation_and_a_1_0_config_without() -> None:
+    task = Task(id="t", context_id="c", status=TaskStatus(state=TaskState.completed), generation=6)
+    payloads = push_payloads()
+    draft = json.loads(payloads.for_version(V1_1.version).encode(task))
+    older = json.loads(payloads.for_version(V1_0.version).encode(task))
+    assert draft == {"task": {**older["task"], "generation": "6"}}
+    assert "generation" not in older["task"]
+    assert payloads.for_version(V1_1.version).content_type == A2A_JSON

@@ -11,7 +11,14 @@ import pytest
 from a2a_core.core.errors import StoreUnavailableError
 from a2a_core.core.tasklog.changes import Change, Decide, status
 from a2a_core.core.tasklog.ledger import TaskLedger
-from a2a_core.core.tasklog.records import ArtifactUpdated, Commit, LogEvent, MessageAdded, StatusChanged
+from a2a_core.core.tasklog.records import (
+    ArtifactUpdated,
+    Commit,
+    LogEvent,
+    MessageAdded,
+    RunLease,
+    StatusChanged,
+)
 from a2a_core.core.tasklog.snapshots import (
     RECENT_MESSAGES,
     SMALL_SNAPSHOT,
@@ -45,7 +52,14 @@ def always(change: Change) -> Decide:
 
 
 async def write(ledger: TaskLedger, task_id: str, *events: LogEvent) -> Commit:
-    commit = await ledger.write(task_id, lambda _head: Change(list(events)))
+    def decide(head: Commit) -> Change:
+        if not any(isinstance(event, MessageAdded) for event in events):
+            return Change(list(events))
+        # A message starts the next turn, as the engine writes it (the generation relies on it).
+        turn = head.run.turn + 1 if head.run is not None else 0
+        return Change(list(events), run=RunLease(run_id=f"turn-{turn}", turn=turn))
+
+    commit = await ledger.write(task_id, decide)
     assert commit is not None
     return commit
 

@@ -95,6 +95,11 @@ class AgentCheck:
 
     async def interface(self, interface: Interface) -> None:
         label = f"{interface.binding} {interface.version}"
+        if interface.is_draft:
+            # Served by 1.0's operations, whose checks the 1.0 interface of its binding runs.
+            why = "the A2A 1.1 draft: its 1.0 operations are checked on the 1.0 interface"
+            self.emit(CheckResult("interface", "skipped", why, label))
+            return
         if interface.rank is None:
             self.emit(CheckResult("interface", "skipped", f"this client does not speak {label}", label))
             return

@@ -72,6 +72,11 @@ def add_parsers(commands: Any) -> None:
     get.add_argument("url", help="the agent's base URL")
     get.add_argument("task_id", help="the task id")
     get.add_argument("--history", type=int, metavar="N", help="only the last N messages of the history")
+    get.add_argument(
+        "--wait",
+        action="store_true",
+        help="wait until the task ends or asks for input (by long poll when the agent offers A2A 1.1)",
+    )
     tasks = commands.add_parser("tasks", help="list your tasks on an agent, newest first (A2A 1.0 ListTasks)")
     tasks.add_argument("url", help="the agent's base URL")
     tasks.add_argument("--context", dest="context_id", help="only the tasks of this context")

@@ -64,6 +64,11 @@ async def _card(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
 
 async def _get(client: A2AClient, args: argparse.Namespace, io: Io) -> int:
     task = await client.get_task(args.task_id, history_length=args.history)
+    backoff = Backoff(POLL_INITIAL, POLL_MAX)
+    while args.wait and not is_final(task):
+        task = await next_state(client, task, backoff, io.note)
+    if args.wait and args.history is not None:
+        task = await client.get_task(task.id, history_length=args.history)
     if io.json_mode:
         io.json(to_wire(task))
     else:
@@ -162,13 +167,26 @@ async def _poll_turn(
         printer.progress(result)
         backoff = Backoff(POLL_INITIAL, POLL_MAX)
         while True:
-            await asyncio.sleep(backoff.next())
-            result = await client.get_task(result.id)
+            result = await next_state(client, result, backoff, printer.note)
             if is_final(result):
                 break
             printer.progress(result)
     printer.event(result)
     return printer.finish()
+
+
+async def next_state(client: A2AClient, task: Task, backoff: Backoff, note: Callable[[str], None]) -> Task:
+    """The task once it changed: by A2A 1.1's long-poll GetTask where the card offers the draft
+    (one held request, answered when the task's generation advances), else read again after a
+    pause that grows while nothing happens. Says how many updates fell between two reads."""
+    waited = await client.long_poll(task.id, task.generation or 0)
+    if waited is None:
+        await asyncio.sleep(backoff.next())
+        return await client.get_task(task.id)
+    if task.generation and waited.generation and waited.generation > task.generation + 1:
+        skipped = waited.generation - task.generation - 1
+        note(f"({skipped} update{'s' if skipped > 1 else ''} of the task came and went between two reads)")
+    return waited
 
 
 async def _prompt(io: Io) -> str | None:

@@ -148,6 +148,10 @@ class Printer:
         self.stdout.write(text + "\n")
         self.stdout.flush()
 
+    def note(self, text: str) -> None:
+        """A line for the person watching, not the answer (stderr)."""
+        self._note(text)
+
     def _note(self, text: str) -> None:
         if self.stdout.isatty() and self.stderr.isatty():  # one screen: keep the lines apart
             self._end_line()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
@@ -94,6 +94,8 @@ class A2AClient(Closing):
         self._rpc_url = rpc_url
         self._interface: Interface | None = None
         self._connection: tuple[Codec, Transport] | None = None
+        # The 1.1 draft's connection for long polls (False: the card offers none; None: not looked).
+        self._draft: tuple[Codec, Transport] | Literal[False] | None = None
         self._owns_http = httpx_client is None
         self._http = httpx_client or httpx.AsyncClient(timeout=timeout, follow_redirects=True)
         self._headers = dict(headers or {})
@@ -165,6 +167,22 @@ class A2AClient(Closing):
 
     async def get_task(self, task_id: str, history_length: int | None = None) -> Task:
         task: Task = await self._call(v1.GET_TASK.name, TaskQuery(task_id, history_length))
+        return task
+
+    async def long_poll(self, task_id: str, generation: int) -> Task | None:
+        """The task once its generation is past ``generation`` (or as it is when the server's
+        bound runs out), by A2A 1.1's long-poll GetTask; None when the card offers no 1.1 draft
+        interface beside the one in use (then poll `get_task`). One request, held by the server
+        until the task changes: no polling loop here."""
+        if self._draft is None:
+            draft = (await self.interface()).draft(self.interfaces)
+            self._draft = connect(self._http, draft, self._headers) if draft is not None else False
+        if self._draft is False:
+            return None
+        codec, transport = self._draft
+        operation = codec.get(v1.GET_TASK.name)
+        assert operation is not None
+        task: Task = await transport.call(operation, TaskQuery(task_id, current_generation=generation))
         return task
 
     async def list_tasks(

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from a2a_core import generations
-from a2a_core.generations import GENERATIONS, HTTP_JSON, JSONRPC, V1_0, Generation
+from a2a_core.generations import GENERATIONS, HTTP_JSON, JSONRPC, V1_0, V1_1, Generation
 
 # What callers (and the CLI's --binding) may say -> the name cards use.
 BINDING_NAMES = {"jsonrpc": JSONRPC, "rest": HTTP_JSON, "http+json": HTTP_JSON}
@@ -49,6 +49,18 @@ class Interface:
     @property
     def is_v1(self) -> bool:
         return self.generation is V1_0
+
+    @property
+    def is_draft(self) -> bool:
+        """Whether it is the A2A 1.1 draft's (served by the 1.0 codec, plus its fields)."""
+        return generations.major_minor(self.version) == V1_1.major_minor
+
+    def draft(self, interfaces: Iterable[Interface]) -> Interface | None:
+        """The 1.1 draft's interface of this one's binding among ``interfaces`` (a card's), if a
+        1.0 interface and the card offers one."""
+        if not self.is_v1:
+            return None
+        return next((i for i in interfaces if i.is_draft and i.binding == self.binding), None)
 
     @property
     def rank(self) -> int | None:

@@ -81,18 +81,25 @@ def build_sender(
 
 
 def push_payloads() -> PushPayloads:
-    """Each protocol generation's notification body: the 0.x Task, and the 1.0 StreamResponse,
-    whose codec is imported only when a config created through 1.0 is first notified."""
-    from a2a_core.generations import V1_0
+    """Each protocol generation's notification body: the 0.x Task, and the 1.0 StreamResponse
+    (the 1.1 draft's: with generations), whose codec is imported only when a config created
+    through 1.x is first notified."""
+    from a2a_core.generations import V1_0, V1_1
     from a2a_core.push.payloads import PushPayloads
 
-    return PushPayloads({V1_0.version: _v1_push_payload})
+    return PushPayloads({V1_0.version: _v1_push_payload, V1_1.version: _draft_push_payload})
 
 
 def _v1_push_payload() -> PushPayload:
     from a2a_core.protocol.v1.push_payload import StreamResponsePayload
 
     return StreamResponsePayload()
+
+
+def _draft_push_payload() -> PushPayload:
+    from a2a_core.protocol.v1.push_payload import DraftStreamResponsePayload
+
+    return DraftStreamResponsePayload()
 
 
 def build_push_notifier(

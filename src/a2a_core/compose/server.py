@@ -69,6 +69,7 @@ def build_server(
         EngineConfig(
             default_blocking=settings.default_blocking,
             blocking_timeout=settings.blocking_timeout_seconds,
+            long_poll_timeout=settings.long_poll_seconds,
             input_modes=tuple(settings.default_input_modes),
             output_modes=tuple(settings.default_output_modes),
             max_parts_per_message=settings.max_parts_per_message,

@@ -12,6 +12,9 @@ from a2a_core.domain.scalars import DEFAULT_FILE_URI_SCHEMES
 class EngineConfig:
     default_blocking: bool = True
     blocking_timeout: float = 25.0
+    # How long an A2A 1.1 GetTask with currentGeneration is held at most (a buffered front door
+    # answers within 29 s; a streaming one allows longer).
+    long_poll_timeout: float = 25.0
     input_modes: tuple[str, ...] = ("text/plain", "application/json")
     output_modes: tuple[str, ...] = ("text/plain", "application/json")
     max_parts_per_message: int = 100

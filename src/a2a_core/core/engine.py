@@ -20,6 +20,7 @@ from a2a_core.core.errors import (
     ERROR_CODE_KEY,
     InvalidAgentResponseError,
     InvalidParamsError,
+    TaskGenerationMismatchError,
     TaskNotCancelableError,
     TaskTerminalError,
 )
@@ -29,7 +30,15 @@ from a2a_core.core.requests import ListTasksQuery, SendRequest, TaskPage, TaskQu
 from a2a_core.core.tasklog.changes import CREATED_SEQ, Change, status
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.lifecycle import INTERRUPTED_STATES, RETURN_STATES, is_terminal
-from a2a_core.core.tasklog.records import Commit, MessageAdded, RunLease, TurnRequest, reply_of, trim_history
+from a2a_core.core.tasklog.records import (
+    Commit,
+    MessageAdded,
+    RunLease,
+    TurnRequest,
+    generation_of,
+    reply_of,
+    trim_history,
+)
 from a2a_core.domain import Message, Task, TaskState
 
 if TYPE_CHECKING:
@@ -106,6 +115,12 @@ class TaskEngine:
         return view.task, answer
 
     async def get_task(self, query: TaskQuery, caller: Caller) -> Task:
+        """The task; with ``current_generation`` (A2A 1.1's long poll), once its generation is
+        past that one, or as it is when `EngineConfig.long_poll_timeout` runs out."""
+        if query.current_generation is not None:
+            await self.ledger.wait_past_generation(
+                query.task_id, query.current_generation, self.config.long_poll_timeout, owner=caller.principal
+            )
         return await self.ledger.load(
             query.task_id, self.history_limit(query.history_length), owner=caller.principal
         )
@@ -174,6 +189,7 @@ class TaskEngine:
                     f"message.contextId {message.context_id!r} does not match task {task_id}'s "
                     f"context {head.context_id!r}"
                 )
+            _check_generation(head, request.if_generation_match)  # the draft: before any other refusal
             if is_terminal(head.state):
                 raise TaskTerminalError(
                     f"Task {task_id} is {head.state.value}; a terminal task cannot be continued. "
@@ -197,12 +213,13 @@ class TaskEngine:
             # Stored before the continuation is written: a refused config (the per-task limit)
             # must leave the task waiting for input, not continued with no run queued. And a
             # continuation the task refuses must leave no config behind: checked first, and the
-            # config taken back if the task moved on before the write.
+            # config taken back if the task moved on before the write (a stale ifGenerationMatch
+            # included).
             decide(await self.ledger.head(task_id, owner=caller.principal))  # -32001 unless theirs
             added = await self._attach_push(task_id, message, push)
         try:
             commit = await self.ledger.write(task_id, decide, owner=caller.principal)
-        except (InvalidParamsError, TaskTerminalError):
+        except (InvalidParamsError, TaskTerminalError, TaskGenerationMismatchError):
             if added is not None and self.push is not None:
                 await self.push.detach(task_id, added)
             raise
@@ -230,6 +247,16 @@ class TaskEngine:
         existed = await self.push.is_stored(task_id, push.id)
         await self.push.attach(task_id, push)
         return None if existed else push.id
+
+
+def _check_generation(head: Commit, expected: int | None) -> None:
+    """TaskGenerationMismatchError unless ``expected`` (A2A 1.1's ifGenerationMatch; None: no
+    condition) is the generation of ``head``, the commit the continuation would follow."""
+    if expected is not None and expected != generation_of(head):
+        raise TaskGenerationMismatchError(
+            f"Task {head.task_id} is at generation {generation_of(head)}, not {expected}: read it again",
+            data={"taskId": head.task_id, "currentGeneration": str(generation_of(head))},
+        )
 
 
 def _raise_for_invalid_agent_response(task: Task) -> None:

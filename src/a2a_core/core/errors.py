@@ -129,6 +129,14 @@ class VersionNotSupportedError(A2AError):
     default_message = "Version not supported"
 
 
+class TaskGenerationMismatchError(A2AError):
+    """A2A 1.1 (draft): a send's ``ifGenerationMatch`` is not the task's generation; nothing was
+    written (HTTP 409, reason TASK_GENERATION_MISMATCH)."""
+
+    code = -32010
+    default_message = "Task generation mismatch"
+
+
 # The errors the protocol defines, by code: the one table of their names, codes and default
 # messages. The client's mapping of error objects to exceptions is built from it.
 PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
@@ -148,6 +156,7 @@ PROTOCOL_ERRORS: dict[int, type[A2AError]] = {
         ExtendedAgentCardNotConfiguredError,
         ExtensionSupportRequiredError,
         VersionNotSupportedError,
+        TaskGenerationMismatchError,
     )
 }
 

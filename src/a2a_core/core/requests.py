@@ -27,6 +27,8 @@ class SendRequest:
     push_config: PushNotificationConfig | None = None
     metadata: dict[str, Any] | None = None
     tenant: str | None = None
+    # A2A 1.1: continue the task only while its generation is this one (ignored for a new task).
+    if_generation_match: int | None = None
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class TaskQuery:
     task_id: str
     history_length: int | None = None
     tenant: str | None = None
+    # A2A 1.1: answer once the task's generation is past this one (or at the wait's bound).
+    current_generation: int | None = None
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class TaskRef:
     task_id: str
     metadata: dict[str, Any] | None = None
     tenant: str | None = None
+    # A2A 1.1 subscriptions: the last generation the client saw; the stream replays what followed.
+    after_generation: int | None = None
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,17 @@ from a2a_core.core.engine import Submission, TaskEngine
 from a2a_core.core.errors import A2AError, InvalidParamsError, TaskNotFoundError, UnsupportedOperationError
 from a2a_core.core.requests import SendRequest, TaskRef
 from a2a_core.core.tasklog.lifecycle import RETURN_STATES, is_terminal
-from a2a_core.core.tasklog.records import Commit, StatusChanged, reply_of, superseded, to_stream_event
+from a2a_core.core.tasklog.records import (
+    Commit,
+    StatusChanged,
+    event_generations,
+    generation_of,
+    reply_of,
+    superseded,
+    to_stream_event,
+)
 from a2a_core.core.tasklog.task_reads import TaskView
-from a2a_core.domain import Message, TaskState, TaskStatusUpdateEvent
+from a2a_core.domain import Message, TaskArtifactUpdateEvent, TaskState, TaskStatusUpdateEvent
 
 # How long the stream that started a task holds its opening Task while the agent has said nothing
 # (see the module docstring): a slower agent's stream opens with the Task after this.
@@ -101,12 +109,34 @@ class TaskStreams:
         waiting for input (or auth) keeps the stream open and it carries the follow-up turn.
         """
         head = await self.ledger.head(ref.task_id, owner=caller.principal)
+        seen = ref.after_generation
+        if seen is not None and 0 < seen < generation_of(head):
+            # A cursor (A2A 1.1): what came after the generation the client saw, from the log.
+            return self._after_generation(head, seen)
         if is_terminal(head.state):
             raise UnsupportedOperationError(
                 f"Task {ref.task_id} is already {head.state.value}; there is nothing to subscribe to. "
                 "Use GetTask to read it."
             )
+        if seen is not None and generation_of(head):
+            # Nothing missed yet: the updates from now on.
+            return self.follow(
+                head.task_id, head.context_id, head.last_seq, boundary=head.last_seq, to_terminal=True
+            )
         return self._from_snapshot(ref.task_id, to_terminal=True)
+
+    async def _after_generation(self, head: Commit, seen: int) -> AsyncIterator[StreamItem]:
+        """The task's updates after generation ``seen`` (which it has passed), up to a terminal
+        state: no gap, no repeat. An update's generation is at most its sequence number less
+        one, so every one after ``seen`` lies after sequence ``seen``."""
+        async for item in self.follow(head.task_id, head.context_id, seen, head=head, to_terminal=True):
+            update = item.result
+            if (
+                isinstance(update, TaskStatusUpdateEvent | TaskArtifactUpdateEvent)
+                and (update.generation or 0) <= seen
+            ):
+                continue
+            yield item
 
     async def _from_snapshot(
         self, task_id: str, *, upto: int | None = None, run_id: str | None = None, to_terminal: bool = False
@@ -202,7 +232,7 @@ class TaskStreams:
             if head.last_seq > after:
                 commits = await self.ledger.commits_since(task_id, after)
             elif head.state in RETURN_STATES:
-                yield self._final_status(task_id, context_id, head.events[-1], head.last_seq)
+                yield self._final_status(task_id, context_id, head)
                 return
             else:
                 commits = []  # nothing new yet: wait before reading
@@ -218,13 +248,15 @@ class TaskStreams:
             replaced = superseded(commits)  # catching up past a retried turn: its last attempt only
             for commit in commits:
                 boundary = max(boundary, commit.last_seq)
-                for event in commit.events:
+                for event, generation in zip(commit.events, event_generations(commit), strict=True):
                     if event.seq <= after:
                         continue
                     after = event.seq
                     if commit.first_seq in replaced:
                         continue
-                    update = to_stream_event(event, task_id=task_id, context_id=context_id)
+                    update = to_stream_event(
+                        event, task_id=task_id, context_id=context_id, generation=generation
+                    )
                     if update is None:
                         continue
                     reply = event.status.message if isinstance(event, StatusChanged) and event.reply else None
@@ -234,11 +266,13 @@ class TaskStreams:
             commits = []  # all read: wait for more before the next read
 
     @staticmethod
-    def _final_status(task_id: str, context_id: str, event: object, seq: int) -> StreamItem:
+    def _final_status(task_id: str, context_id: str, head: Commit) -> StreamItem:
         """The ending of a task the client has seen every event of: its last status, again."""
+        event = head.events[-1]
         assert isinstance(event, StatusChanged)  # nothing is appended after a final status
-        update = to_stream_event(event, task_id=task_id, context_id=context_id)
-        return StreamItem(str(seq), update)
+        generation = event_generations(head)[-1]
+        update = to_stream_event(event, task_id=task_id, context_id=context_id, generation=generation)
+        return StreamItem(str(head.last_seq), update)
 
 
 def _ends(state: TaskState, to_terminal: bool) -> bool:

@@ -73,6 +73,9 @@ class Task(A2ABaseModel):
     history: list[Message] | None = None
     artifacts: list[Artifact] | None = None
     metadata: dict[str, Any] | None = None
+    # A2A 1.1's generation (the count of the task's mutations so far; None: not known). Never
+    # dumped by the domain model: only the 1.1 codec writes it (`a2a_core.protocol.v1.codec`).
+    generation: int | None = Field(default=None, exclude=True, repr=False)
 
 
 class TaskStatusUpdateEvent(A2ABaseModel):
@@ -84,6 +87,9 @@ class TaskStatusUpdateEvent(A2ABaseModel):
     status: TaskStatus
     final: bool
     metadata: dict[str, Any] | None = None
+    # A2A 1.1's generation (the count of the task's mutations so far; None: not known). Never
+    # dumped by the domain model: only the 1.1 codec writes it (`a2a_core.protocol.v1.codec`).
+    generation: int | None = Field(default=None, exclude=True, repr=False)
 
 
 class TaskArtifactUpdateEvent(A2ABaseModel):
@@ -96,6 +102,9 @@ class TaskArtifactUpdateEvent(A2ABaseModel):
     append: bool | None = None
     last_chunk: bool | None = None
     metadata: dict[str, Any] | None = None
+    # A2A 1.1's generation (the count of the task's mutations so far; None: not known). Never
+    # dumped by the domain model: only the 1.1 codec writes it (`a2a_core.protocol.v1.codec`).
+    generation: int | None = Field(default=None, exclude=True, repr=False)
 
 
 StreamEvent = Annotated[

@@ -98,6 +98,17 @@ def build_protocols(
 
         return v1_binding(v1_methods(), _v0_hint)
 
+    @functools.cache
+    def v1_1_methods() -> dict[str, Method]:
+        from a2a_core.protocol.v1.methods import draft_methods
+
+        return draft_methods(v1_methods())
+
+    def v1_1() -> Binding:
+        from a2a_core.protocol.v1.methods import v1_binding
+
+        return v1_binding(v1_1_methods(), _v0_hint, Version.V1_1)
+
     def v0() -> Binding:
         methods = v0_methods(
             engine,
@@ -113,7 +124,7 @@ def build_protocols(
     def rest() -> RestBinding:
         from a2a_core.protocol.v1.rest import RestBinding
 
-        return RestBinding(v1_methods())
+        return RestBinding({Version.V1_0: v1_methods(), Version.V1_1: v1_1_methods()})
 
-    dispatcher = Dispatcher({Version.V0_3: v0, Version.V1_0: v1})
+    dispatcher = Dispatcher({Version.V0_3: v0, Version.V1_0: v1, Version.V1_1: v1_1})
     return Protocols(dispatcher, v0_card.CardDocuments(cards), rest, documents)

@@ -116,7 +116,7 @@ class StreamReply:
 
     def event(self, item: StreamItem) -> str | None:
         # 1.0 names error events (as a2a-sdk 1.3 does); 0.x streams never named events.
-        return "error" if item.error is not None and self.binding.version is Version.V1_0 else None
+        return "error" if item.error is not None and self.binding.version.is_v1 else None
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,19 @@ class Version(Enum):
 
     V0_3 = generations.V0_3.codec
     V1_0 = generations.V1_0.codec
+    V1_1 = generations.V1_1.codec
+
+    @property
+    def is_v1(self) -> bool:
+        """Whether the 1.0 operations serve it (1.0, and 1.1 with its draft's fields)."""
+        return self is not Version.V0_3
 
 
 # Major.Minor -> the codec that serves it.
-_SERVED = {g.major_minor: Version(g.codec) for g in generations.GENERATIONS}
-SUPPORTED = tuple(version.value for version in Version)
+_SERVED = {g.major_minor: Version(g.codec) for g in (*generations.GENERATIONS, *generations.DRAFTS)}
+# What a refusal lists: the released generations (a draft is served to who names it, and a
+# refusal's bytes stay what 1.0 clients have always seen).
+SUPPORTED = tuple(version.value for version in Version if version is not Version.V1_1)
 
 # Header fields or query parameters: a mapping, or (name, value) pairs that may repeat a name.
 Fields = Mapping[str, str] | Iterable[tuple[str, str]]

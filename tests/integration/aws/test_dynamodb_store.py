@@ -28,11 +28,23 @@ from a2a_core.aws.dynamodb.task_store import DynamoDBTaskStore
 from a2a_core.aws.http_pool import HttpResponse
 from a2a_core.aws.json_client import AwsJsonClient
 from a2a_core.aws.resources import TABLE, ResourceNames
+from a2a_core.core.broker import InMemoryBroker
+from a2a_core.core.caller import Caller
+from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import ConcurrentUpdateError, StoreUnavailableError
+from a2a_core.core.requests import TaskRef
+from a2a_core.core.streams import TaskStreams
 from a2a_core.core.tasklog.changes import Change, Decide, status
 from a2a_core.core.tasklog.ledger import TaskLedger
 from a2a_core.core.tasklog.lifecycle import is_terminal
-from a2a_core.core.tasklog.records import ArtifactUpdated, Commit, MessageAdded, RunLease, StatusChanged
+from a2a_core.core.tasklog.records import (
+    ArtifactUpdated,
+    Commit,
+    MessageAdded,
+    RunLease,
+    StatusChanged,
+    generation_of,
+)
 from a2a_core.core.tasklog.snapshots import SNAPSHOT_EVERY
 from a2a_core.core.tasklog.store import IndexQuery, OwnedTasks
 from a2a_core.domain import (
@@ -494,3 +506,39 @@ async def test_an_owner_too_long_for_an_index_key_is_indexed_by_its_digest(
     (first,) = [item for item in stored_items(local_aws, aws_resources) if item[TASK_ID]["S"] == "t1"]
     assert first[TABLE.list_key]["S"].startswith("sha256:")
     assert first[TABLE.owner_key]["S"].startswith("context:")
+
+
+@pytest.mark.anyio
+async def test_generations_read_the_same_from_a_fresh_instance(
+    store: DynamoDBTaskStore, local_aws: EmulatedAws, aws_resources: ResourceNames
+) -> None:
+    ledger = TaskLedger(store, snapshot_every=2)
+    await ledger.create(task_id="gens", context_id="ctx", message=user_message("go"), run_id="r")
+    claim = RunLease(run_id="r", lease_until=time.time() + 900, attempt=1, turn=1)
+    await ledger.write("gens", lambda _: Change([status(TaskState.working)], run=claim))
+    for index in range(3):
+        chunk = Artifact(artifact_id="a", parts=[TextPart(text=f"c{index}")])
+        update = ArtifactUpdated(seq=0, artifact=chunk, append=index > 0)
+        await ledger.write("gens", always(Change([update])))
+    await ledger.write("gens", lambda _: Change([status(TaskState.input_required, agent_message("more?"))]))
+    follow_up = RunLease(run_id="r2", turn=2, resumed_from=TaskState.input_required)
+    more = MessageAdded(seq=0, message=user_message("yes", task_id="gens"))
+    await ledger.write("gens", lambda _: Change([more, status(TaskState.working)], run=follow_up))
+    await ledger.write("gens", lambda _: Change([status(TaskState.completed)]))
+
+    # Submitted, working, 3 chunks, input-required, working, completed: 8 updates.
+    assert (await ledger.load("gens")).generation == 8
+    fresh = TaskLedger(make_store(local_aws, aws_resources))  # another instance, nothing cached
+    log = await fresh.store.read("gens")
+    assert (await fresh.load("gens")).generation == 8
+    assert [(await fresh.view("gens", through=c.first_seq)).task.generation for c in log] == [
+        generation_of(c) for c in log
+    ]
+    assert [generation_of(c) for c in log] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+    # A stream served by that other instance, from the start and from a cursor, says the same.
+    streams = TaskStreams(TaskEngine(fresh, InMemoryBroker()))
+    followed = [item.result async for item in streams.follow("gens", "ctx", 0, to_terminal=True)]
+    assert [getattr(update, "generation", None) for update in followed] == [1, 2, 3, 4, 5, 6, 7, 8]
+    subscribed = await streams.subscribe(TaskRef("gens", after_generation=5), Caller())
+    assert [getattr(item.result, "generation", None) async for item in subscribed] == [6, 7, 8]

@@ -48,12 +48,14 @@ def settings(**overrides: Any) -> Settings:
     return Settings(skills=[ECHO], **overrides)
 
 
-def test_interfaces_prefer_json_rpc_1_0_then_rest_then_json_rpc_0_3() -> None:
+def test_interfaces_prefer_json_rpc_1_0_then_rest_then_json_rpc_0_3_then_the_1_1_draft() -> None:
     # HTTP+JSON's without a trailing slash: clients append /message:send (some naively).
     assert [dump(i) for i in supported_interfaces(URL)] == [
         {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
         {"url": URL.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"},
         {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+        {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "1.1"},
+        {"url": URL.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.1"},
     ]
 
 
@@ -120,10 +122,14 @@ def test_the_merged_document_is_a2a_sdk_1_3s_plus_0_3_best_practice() -> None:
     ours = card_document(_sdk_shaped_card())
     # Deliberate differences: the card-level version 0.3 clients see is the 0.3.0 schema's
     # default, additionalInterfaces lists the preferred interface as 0.3 recommends, and the
-    # HTTP+JSON interface's URL has no trailing slash.
+    # HTTP+JSON interface's URL has no trailing slash, and the A2A 1.1 draft's interfaces follow.
     interfaces = [
         {**i, "url": URL.rstrip("/")} if i["protocolBinding"] == "HTTP+JSON" else i
         for i in sdk["supportedInterfaces"]
+    ]
+    interfaces += [
+        {"url": URL, "protocolBinding": "JSONRPC", "protocolVersion": "1.1"},
+        {"url": URL.rstrip("/"), "protocolBinding": "HTTP+JSON", "protocolVersion": "1.1"},
     ]
     assert ours == sdk | {
         "protocolVersion": "0.3.0",
@@ -162,6 +168,8 @@ def test_a_1_x_parser_finds_the_1_0_interfaces_and_ignores_the_0_3_fields() -> N
         ("JSONRPC", "1.0"),
         ("HTTP+JSON", "1.0"),
         ("JSONRPC", "0.3"),
+        ("JSONRPC", "1.1"),
+        ("HTTP+JSON", "1.1"),
     }
     assert dump(parsed) == dump(card_to_v1(builder.card(URL)))
 

@@ -30,7 +30,7 @@ def test_supported_values(value: str | None, version: Version) -> None:
 
 
 @pytest.mark.parametrize(
-    "value", ["2.0", "1", "abc", "1.1", "0.1", "0.5", "1.0.1.1", "v1.0", "1.0-rc1", "1.0, 0.3", "1.x"]
+    "value", ["2.0", "1", "abc", "1.2", "0.1", "0.5", "1.0.1.1", "v1.0", "1.0-rc1", "1.0, 0.3", "1.x"]
 )
 def test_unsupported_values_name_what_is_served(value: str) -> None:
     with pytest.raises(VersionNotSupportedError) as caught:

@@ -35,6 +35,7 @@ from a2a_core.core.tasklog.records import (
     RunLease,
     StatusChanged,
     TurnRequest,
+    generation_of,
     new_write_id,
 )
 from a2a_core.core.tasklog.snapshots import SNAPSHOT_EVERY, Folding, fold, is_due, next_mark, taken_mark
@@ -239,6 +240,21 @@ class TaskLedger:
         backoff = Backoff(poll)
         head = await self.head(task_id)
         while head.state not in states and (remaining := deadline - time.monotonic()) > 0:
+            await self.wait_for_append(task_id, head.last_seq, min(remaining, backoff.next()))
+            head = await self.head(task_id)
+        return head
+
+    async def wait_past_generation(
+        self, task_id: str, generation: int, timeout: float, *, owner: str | None = None
+    ) -> Commit:
+        """The head once the task's generation (`generation_of`) is past ``generation``, or the
+        head when ``timeout`` runs out (A2A 1.1's long-poll GetTask). Woken by the append where
+        the store can tell (in-process, dev); else each look is one head read, backing off from
+        0.05 s to 1 s. A task without generations (0) is returned at once: it would never move."""
+        deadline = time.monotonic() + timeout
+        backoff = Backoff(0.05)
+        head = await self.head(task_id, owner=owner)
+        while 0 < generation_of(head) <= generation and (remaining := deadline - time.monotonic()) > 0:
             await self.wait_for_append(task_id, head.last_seq, min(remaining, backoff.next()))
             head = await self.head(task_id)
         return head

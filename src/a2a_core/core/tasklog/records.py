@@ -186,17 +186,59 @@ def superseded(commits: Sequence[Commit]) -> set[int]:
     return gone
 
 
+def generation_of(commit: Commit) -> int:
+    """The task's generation once ``commit`` is applied (A2A 1.1): how many status and artifact
+    updates the log holds up to it, its creation's submitted status being the first; 0 (the
+    draft's "not implemented") for a task whose turns were not counted when it was written.
+
+    Derived from what every commit already stores, so nothing is written for it and every reader
+    of a commit (any instance, any path) finds the same number: each event takes the next
+    sequence number, and every message the log holds started a turn, which `RunLease.turn`
+    counts (1: the message that created the task). What is neither a message nor an update
+    takes no sequence number (a commit renewing a lease with no event), so it does not count.
+    A superseded attempt's updates still count: the generation only grows, and a reader that
+    skips them sees the gap they left.
+    """
+    run = commit.run
+    if run is None or run.turn < 1:
+        return 0
+    return commit.last_seq - run.turn
+
+
+def is_update(event: LogEvent) -> bool:
+    """Whether ``event`` is a mutation that A2A 1.1's generation counts."""
+    return not isinstance(event, MessageAdded)
+
+
+def event_generations(commit: Commit) -> list[int]:
+    """The generation after each of ``commit``'s events (a message's: that of the update before
+    it); all 0 where `generation_of` is."""
+    generation = generation_of(commit)
+    if not generation:
+        return [0] * len(commit.events)
+    found = []
+    generation -= sum(map(is_update, commit.events))
+    for event in commit.events:
+        generation += is_update(event)
+        found.append(generation)
+    return found
+
+
 StreamEvent = TaskStatusUpdateEvent | TaskArtifactUpdateEvent
 
 
-def to_stream_event(event: LogEvent, *, task_id: str, context_id: str) -> StreamEvent | None:
-    """The protocol event a client sees for a log event (user messages are not streamed)."""
+def to_stream_event(
+    event: LogEvent, *, task_id: str, context_id: str, generation: int = 0
+) -> StreamEvent | None:
+    """The protocol event a client sees for a log event (user messages are not streamed), with
+    the generation after it (0: unknown)."""
     if isinstance(event, StatusChanged):
         return TaskStatusUpdateEvent(
             task_id=task_id,
             context_id=context_id,
             status=event.status,
             final=event.status.state in RETURN_STATES,
+            generation=generation or None,
         )
     if isinstance(event, ArtifactUpdated):
         return TaskArtifactUpdateEvent(
@@ -205,6 +247,7 @@ def to_stream_event(event: LogEvent, *, task_id: str, context_id: str) -> Stream
             artifact=event.artifact,
             append=event.append or None,
             last_chunk=event.last_chunk,
+            generation=generation or None,
         )
     return None
 

@@ -38,6 +38,7 @@ from a2a_core.core.tasklog.records import (
     SnapshotMark,
     StatusChanged,
     TurnRequest,
+    generation_of,
 )
 from a2a_core.domain import Artifact, Message, Part, Task, TaskState, TaskStatus
 
@@ -96,6 +97,9 @@ class Folding:
         self.context_id = context_id
         self.metadata = metadata
         self.upto = 0
+        # The task's generation as of the commit folded last (`records.generation_of`); set by
+        # the reader for a snapshot, which is stored with that commit.
+        self.generation = 0
         self.status = TaskStatus(state=TaskState.submitted)
         self.messages: list[Message] = []
         self.message_count = 0
@@ -140,6 +144,7 @@ class Folding:
     def copy(self) -> Folding:
         folding = Folding(self.task_id, self.context_id, self.metadata)
         folding.upto, folding.status, folding.message_count = self.upto, self.status, self.message_count
+        folding.generation = self.generation
         folding.messages, folding._packed, folding._positions = (
             list(self.messages),
             self._packed,
@@ -177,6 +182,7 @@ class Folding:
             else:
                 self._artifact(event)
         self.upto = commit.last_seq
+        self.generation = generation_of(commit)
         if run is not None:
             if run.run_id != self.turn_run or run.attempt == 0:
                 # A turn begins (or waits for its first claim): what its attempts write starts here.
@@ -214,6 +220,7 @@ class Folding:
             history=history,
             artifacts=self.artifacts() or None,
             metadata=self.metadata,
+            generation=self.generation or None,
         )
 
     def _message(self, message: Message, first_seq: int) -> None:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from a2a_core.core.errors import StoreUnavailableError
-from a2a_core.core.tasklog.records import Commit
+from a2a_core.core.tasklog.records import Commit, generation_of
 from a2a_core.core.tasklog.snapshots import (
     SNAPSHOT_EVERY,
     SNAPSHOT_FORMAT,
@@ -186,7 +186,9 @@ def _newest_snapshot(entries: Sequence[LogEntry], *, damaged: bool = False, newe
             snapshot = TaskSnapshot.model_validate_json(entry.snapshot)
             if snapshot.task_id != entry.commit.task_id or snapshot.upto != entry.commit.last_seq:
                 raise ValueError(f"it folds {snapshot.task_id} up to {snapshot.upto}")
-            return _Found(index, Folding.resume(snapshot), damaged, newer)
+            folding = Folding.resume(snapshot)
+            folding.generation = generation_of(entry.commit)
+            return _Found(index, folding, damaged, newer)
         except ValueError as error:  # pydantic's ValidationError included
             logger.warning(
                 "task %s: skipping the snapshot stored with commit %d: %s",

@@ -30,7 +30,7 @@ from a2a_core.domain import (
     SecurityScheme,
     to_wire,
 )
-from a2a_core.generations import HTTP_JSON, JSONRPC, V0_3, V1_0
+from a2a_core.generations import HTTP_JSON, JSONRPC, V0_3, V1_0, V1_1
 from a2a_core.protocol.v1.wire import card as wc
 from a2a_core.protocol.v1.wire import security as ws
 from a2a_core.protocol.v1.wire.protojson import dump
@@ -42,17 +42,19 @@ if TYPE_CHECKING:
 
 def supported_interfaces(url: str, tenant: str | None = None) -> list[wc.AgentInterface]:
     """Every binding this server answers at ``url``, in preference order: 1.0's, then 0.3's (whose
-    card 0.2.5 clients do not read: theirs is ``/.well-known/agent.json``). The 1.0 ones name
-    the ``tenant`` it serves, if any (0.3 has no tenants). HTTP+JSON's URL has no trailing slash:
-    clients append ``/message:send`` to it, some without looking (``//message:send``)."""
+    card 0.2.5 clients do not read: theirs is ``/.well-known/agent.json``), then the 1.1 draft's
+    (last: a client that takes the first entry of a binding it speaks gets 1.0, and one that
+    knows 1.1 finds it; the draft says nothing of cards yet). The 1.x ones name the ``tenant`` it
+    serves, if any (0.3 has no tenants). HTTP+JSON's URL has no trailing slash: clients append
+    ``/message:send`` to it, some without looking (``//message:send``)."""
     return [
         wc.AgentInterface(
             url=url.rstrip("/") if binding == HTTP_JSON else url,
             protocol_binding=binding,
             protocol_version=generation.version,
-            tenant=tenant if generation is V1_0 else None,
+            tenant=tenant if generation is not V0_3 else None,
         )
-        for generation in (V1_0, V0_3)
+        for generation in (V1_0, V0_3, V1_1)
         for binding in generation.bindings
     ]
 

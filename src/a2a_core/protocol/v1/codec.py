@@ -33,6 +33,7 @@ from a2a_core.domain import (
     TaskStatusUpdateEvent,
     TextPart,
 )
+from a2a_core.protocol.v1.drafts import generation_out
 from a2a_core.protocol.v1.wire import parts as w
 from a2a_core.protocol.v1.wire import tasks as wt
 from a2a_core.protocol.v1.wire.protojson import canonical_base64, format_timestamp, parse_timestamp
@@ -218,6 +219,7 @@ def task_to_v1(task: Task, *, include_artifacts: bool = True) -> wt.Task:
         else None,
         history=[message_to_v1(m) for m in task.history] if task.history else None,
         metadata=task.metadata,
+        generation=generation_out(task.generation),
     )
 
 
@@ -230,6 +232,7 @@ def task_from_v1(task: wt.Task) -> Task:
         artifacts=[artifact_from_v1(a) for a in task.artifacts] if task.artifacts else None,
         history=[message_from_v1(m) for m in task.history] if task.history else None,
         metadata=task.metadata,
+        generation=task.generation,
     )
 
 
@@ -246,6 +249,7 @@ def event_to_v1(event: StreamEvent) -> wt.StreamResponse:
             context_id=event.context_id,
             status=status_to_v1(event.status),
             metadata=event.metadata,
+            generation=generation_out(event.generation),
         )
         return wt.StreamResponse.model_construct(status_update=update)
     change = wt.TaskArtifactUpdateEvent.model_construct(
@@ -255,6 +259,7 @@ def event_to_v1(event: StreamEvent) -> wt.StreamResponse:
         append=event.append,
         last_chunk=event.last_chunk,
         metadata=event.metadata,
+        generation=generation_out(event.generation),
     )
     return wt.StreamResponse.model_construct(artifact_update=change)
 
@@ -275,6 +280,7 @@ def event_from_v1(response: wt.StreamResponse) -> StreamEvent:
             status=status,
             final=status.state in RETURN_STATES,
             metadata=update.metadata,
+            generation=update.generation,
         )
     change = response.artifact_update
     assert change is not None
@@ -285,6 +291,7 @@ def event_from_v1(response: wt.StreamResponse) -> StreamEvent:
         append=change.append,
         last_chunk=change.last_chunk,
         metadata=change.metadata,
+        generation=change.generation,
     )
 
 

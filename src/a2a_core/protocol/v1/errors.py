@@ -33,6 +33,7 @@ from a2a_core.core.errors import (
     PushConfigNotFoundError,
     PushNotificationNotSupportedError,
     StoreUnavailableError,
+    TaskGenerationMismatchError,
     TaskNotCancelableError,
     TaskNotFoundError,
     TaskTerminalError,
@@ -80,6 +81,8 @@ _STATUS: Mapping[type[A2AError], tuple[str, str, int]] = {
     ExtendedAgentCardNotConfiguredError: ("EXTENDED_AGENT_CARD_NOT_CONFIGURED", "FAILED_PRECONDITION", 400),
     ExtensionSupportRequiredError: ("EXTENSION_SUPPORT_REQUIRED", "FAILED_PRECONDITION", 400),
     VersionNotSupportedError: ("VERSION_NOT_SUPPORTED", "FAILED_PRECONDITION", 400),
+    # A2A 1.1 (draft): a conditional send lost to another write.
+    TaskGenerationMismatchError: ("TASK_GENERATION_MISMATCH", "ABORTED", 409),
 }
 # Where 1.0 answers an error as another (code, reason and statuses alike); 0.x answers both as
 # what they are in the core, InvalidParamsError (-32602).

@@ -8,16 +8,30 @@ operation name and params, so the two bindings cannot drift apart (spec 5.1).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from a2a_core.core.caller import Caller
 from a2a_core.core.engine import TaskEngine
 from a2a_core.core.errors import A2AError, UnsupportedOperationError
 from a2a_core.protocol.jsonrpc import Binding, Method, RequestId, push_disabled, streaming_disabled
+from a2a_core.protocol.v1.drafts import as_1_1
 from a2a_core.protocol.v1.errors import jsonrpc_error_body
-from a2a_core.protocol.v1.operations import OPERATIONS, Operation, PushOff, Services, StreamsOff
+from a2a_core.protocol.v1.operations import (
+    GET_PUSH_CONFIG,
+    LIST_PUSH_CONFIGS,
+    OPERATIONS,
+    Operation,
+    PushOff,
+    Services,
+    StreamsOff,
+)
 from a2a_core.protocol.v1.request_codec import check_tenant
-from a2a_core.protocol.v1.result_codec import event_json
+from a2a_core.protocol.v1.result_codec import (
+    event_json,
+    redacted_push_config_json,
+    redacted_push_config_page_json,
+)
 from a2a_core.protocol.versions import Version
 
 if TYPE_CHECKING:
@@ -64,6 +78,26 @@ def v1_methods(
     }
 
 
+# The 1.1 draft's own answers (PR #1750): push configs read back without their credentials.
+_DRAFT_RESULTS: Mapping[str, Callable[[Any], bytes]] = {
+    GET_PUSH_CONFIG.name: redacted_push_config_json,
+    LIST_PUSH_CONFIGS.name: redacted_push_config_page_json,
+}
+
+
+def draft_methods(methods: Mapping[str, Method]) -> dict[str, Method]:
+    """The 1.1 draft's methods: the 1.0 ones, their params read and results written as 1.1."""
+    return {
+        name: replace(
+            method,
+            decode=as_1_1(method.decode),
+            encode=as_1_1(_DRAFT_RESULTS.get(name, method.encode)),
+            encode_event=as_1_1(method.encode_event or event_json),
+        )
+        for name, method in methods.items()
+    }
+
+
 def _decoder(operation: Operation, tenant: str | None) -> Callable[[dict[str, Any]], Any]:
     def decode(params: dict[str, Any]) -> Any:
         request = operation.decode(params)
@@ -73,8 +107,12 @@ def _decoder(operation: Operation, tenant: str | None) -> Callable[[dict[str, An
     return decode
 
 
-def v1_binding(methods: dict[str, Method], foreign: Callable[[str], str | None]) -> Binding:
-    return Binding(Version.V1_0, methods, error_body=_error_body, encode_event=event_json, foreign=foreign)
+def v1_binding(
+    methods: dict[str, Method], foreign: Callable[[str], str | None], version: Version = Version.V1_0
+) -> Binding:
+    """The JSON-RPC binding of ``methods`` (1.0's, or `draft_methods` with ``version`` 1.1)."""
+    encode_event = as_1_1(event_json) if version is Version.V1_1 else event_json
+    return Binding(version, methods, error_body=_error_body, encode_event=encode_event, foreign=foreign)
 
 
 def _error_body(request_id: RequestId, error: A2AError) -> bytes:

@@ -138,7 +138,7 @@ SEND_STREAMING_MESSAGE = Operation(
 GET_TASK = Operation(
     "GetTask",
     wq.GetTaskRequest,
-    http=(_get("/tasks/{id}", historyLength=SCALAR),),
+    http=(_get("/tasks/{id}", historyLength=SCALAR, currentGeneration=SCALAR),),
     serve=lambda s: s.engine.get_task,
     decode_params=rq.task_query_from_v1,
     encode_result=rs.task_json,
@@ -180,7 +180,7 @@ SUBSCRIBE_TO_TASK = Operation(
     "SubscribeToTask",
     wq.SubscribeToTaskRequest,
     # The normative proto says GET, the spec's table POST: both are served (GET first: the client's).
-    http=(_get("/tasks/{id}:subscribe"), _post("/tasks/{id}:subscribe")),
+    http=(_get("/tasks/{id}:subscribe", currentGeneration=SCALAR), _post("/tasks/{id}:subscribe")),
     serve=lambda s: s.streams.subscribe,
     decode_params=rq.subscribe_from_v1,
     encode_result=rs.document_json,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from a2a_core.domain import Task
 from a2a_core.generations import A2A_JSON
 from a2a_core.protocol.v1.codec import event_to_v1
+from a2a_core.protocol.v1.drafts import in_1_1
 from a2a_core.protocol.v1.wire.protojson import dump_json
 from a2a_core.push.payloads import PushPayload
 
@@ -21,3 +22,11 @@ class StreamResponsePayload(PushPayload):
 
     def encode(self, task: Task) -> bytes:
         return dump_json(event_to_v1(task))
+
+
+class DraftStreamResponsePayload(StreamResponsePayload):
+    """The A2A 1.1 draft's payload, for configs created through it: 1.0's, with the generation."""
+
+    def encode(self, task: Task) -> bytes:
+        with in_1_1():
+            return super().encode(task)

@@ -22,6 +22,7 @@ from a2a_core.core.requests import (
     TaskRef,
 )
 from a2a_core.protocol.v1.codec import message_from_v1, message_to_v1, state_from_v1, state_to_v1
+from a2a_core.protocol.v1.drafts import speaks_1_1
 from a2a_core.protocol.v1.push_codec import push_config_to_v1, push_notification_config_from_v1
 from a2a_core.protocol.v1.wire import params as wq
 from a2a_core.protocol.v1.wire import push as wp
@@ -43,11 +44,17 @@ def send_from_v1(request: wq.SendMessageRequest) -> SendRequest:
         push_config=push_notification_config_from_v1(push) if push else None,
         metadata=request.metadata,
         tenant=request.tenant,
+        if_generation_match=config.if_generation_match if config and speaks_1_1() else None,
     )
 
 
 def task_query_from_v1(request: wq.GetTaskRequest) -> TaskQuery:
-    return TaskQuery(task_id=request.id, history_length=request.history_length, tenant=request.tenant)
+    return TaskQuery(
+        task_id=request.id,
+        history_length=request.history_length,
+        tenant=request.tenant,
+        current_generation=request.current_generation if speaks_1_1() else None,
+    )
 
 
 def list_query_from_v1(request: wq.ListTasksRequest) -> ListTasksQuery:
@@ -68,7 +75,11 @@ def cancel_from_v1(request: wq.CancelTaskRequest) -> TaskRef:
 
 
 def subscribe_from_v1(request: wq.SubscribeToTaskRequest) -> TaskRef:
-    return TaskRef(task_id=request.id, tenant=request.tenant)
+    return TaskRef(
+        task_id=request.id,
+        tenant=request.tenant,
+        after_generation=request.current_generation if speaks_1_1() else None,
+    )
 
 
 def create_push_from_v1(request: wp.TaskPushNotificationConfig) -> TaskPushConfig:
@@ -128,6 +139,7 @@ def send_to_v1(request: SendRequest) -> dict[str, Any]:
         task_push_notification_config=push_config_to_v1(TaskPushConfig("", push)) if push else None,
         history_length=request.history_length,
         return_immediately=None if request.blocking is None else not request.blocking,
+        if_generation_match=request.if_generation_match,
     )
     body = wq.SendMessageRequest.model_construct(
         message=message_to_v1(request.message),
@@ -139,7 +151,12 @@ def send_to_v1(request: SendRequest) -> dict[str, Any]:
 
 
 def task_query_to_v1(query: TaskQuery) -> dict[str, Any]:
-    return compact(id=query.task_id, historyLength=query.history_length)
+    generation = query.current_generation
+    return compact(
+        id=query.task_id,
+        historyLength=query.history_length,
+        currentGeneration=None if generation is None else str(generation),
+    )
 
 
 def list_query_to_v1(query: ListTasksQuery) -> dict[str, Any]:

@@ -9,6 +9,7 @@ derived from its state (1.0 has no such flag: the stream ends at a terminal or i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -24,7 +25,7 @@ from a2a_core.protocol.v1.codec import (
     task_from_v1,
     task_to_v1,
 )
-from a2a_core.protocol.v1.push_codec import push_config_from_v1, push_config_to_v1
+from a2a_core.protocol.v1.push_codec import push_config_from_v1, push_config_to_v1, redacted
 from a2a_core.protocol.v1.wire import params as wq
 from a2a_core.protocol.v1.wire import push as wp
 from a2a_core.protocol.v1.wire import tasks as wt
@@ -71,6 +72,16 @@ def push_config_page_to_v1(
 
 def push_config_page_json(page: PushConfigPage) -> bytes:
     return dump_json(push_config_page_to_v1(page))
+
+
+def redacted_push_config_json(config: TaskPushConfig) -> bytes:
+    """A push config as the 1.1 draft's Get answers it: without its credentials."""
+    return push_config_json(redacted(config))
+
+
+def redacted_push_config_page_json(page: PushConfigPage) -> bytes:
+    """A page of push configs as the 1.1 draft's List answers it: without credentials."""
+    return push_config_page_json(replace(page, configs=tuple(map(redacted, page.configs))))
 
 
 def empty_json(result: None) -> bytes:

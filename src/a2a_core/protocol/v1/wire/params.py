@@ -10,6 +10,7 @@ from a2a_core.protocol.v1.wire.parts import Message
 from a2a_core.protocol.v1.wire.protojson import (
     Int32,
     NonNegativeInt32,
+    NonNegativeInt64,
     ProtoModel,
     RequiredStr,
     Str,
@@ -27,6 +28,8 @@ class SendMessageConfiguration(ProtoModel):
     history_length: NonNegativeInt32 | None = None
     # Presence is kept: an explicit false asks to block, an absent one leaves it to the server.
     return_immediately: StrictBool | None = None
+    # A2A 1.1 (draft, field 5): honoured for 1.1 requests only.
+    if_generation_match: NonNegativeInt64 | None = None
 
 
 class SendMessageRequest(ProtoModel):
@@ -40,6 +43,8 @@ class GetTaskRequest(ProtoModel):
     id: RequiredStr
     tenant: Str = None
     history_length: NonNegativeInt32 | None = None
+    # A2A 1.1 (draft, field 4): honoured for 1.1 requests only.
+    current_generation: NonNegativeInt64 | None = None
 
 
 def _unset_if_unspecified(state: TaskState | None) -> TaskState | None:
@@ -86,6 +91,9 @@ class CancelTaskRequest(ProtoModel):
 class SubscribeToTaskRequest(ProtoModel):
     id: RequiredStr
     tenant: Str = None
+    # This kit's cursor for the A2A 1.1 draft (which names none for subscriptions yet): the last
+    # generation the client saw; honoured for 1.1 requests only.
+    current_generation: NonNegativeInt64 | None = None
 
 
 class GetExtendedAgentCardRequest(ProtoModel):

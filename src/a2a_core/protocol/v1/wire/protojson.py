@@ -9,6 +9,7 @@ Decisions the proto leaves to a JSON implementation (spec 5.5-5.7, protobuf's JS
   would silently turn it into 0, which for a filter means "everything").
 - int32: a JSON number or a decimal string (ProtoJSON); fractions, booleans and values outside
   int32 are refused. Integral floats (``10.0``, ``1e2``) are accepted, as ProtoJSON allows.
+  int64 (A2A 1.1's generations) alike, and sent as a decimal string.
 - bool: JSON ``true``/``false`` only; no strings, no 0/1.
 - bytes: standard or URL-safe base64, padding optional; stored and sent as standard padded base64.
 - Timestamps: RFC 3339; sent as UTC with milliseconds (``2025-10-28T10:30:00.000Z``, spec 5.6.1),
@@ -43,6 +44,7 @@ from a2a_core.core.errors import InvalidParamsError
 from a2a_core.domain._base import A2ABaseModel
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 class ProtoModel(A2ABaseModel):
@@ -65,6 +67,20 @@ _NUMBER = re.compile(r"-?\d+(\.\d*)?([eE][+-]?\d+)?")
 
 
 def _int32(value: object) -> int:
+    result = _integer(value)
+    if not INT32_MIN <= result <= INT32_MAX:
+        raise ValueError(f"{result} is outside the int32 range")
+    return result
+
+
+def _int64(value: object) -> int:
+    result = _integer(value)
+    if not INT64_MIN <= result <= INT64_MAX:
+        raise ValueError(f"{result} is outside the int64 range")
+    return result
+
+
+def _integer(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValueError(f"must be an integer, got {value!r}")
     if isinstance(value, str):
@@ -78,10 +94,7 @@ def _int32(value: object) -> int:
         number = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
     if not number.is_finite() or number != number.to_integral_value():
         raise ValueError(f"must be an integer, got {value!r}")
-    result = int(number)
-    if not INT32_MIN <= result <= INT32_MAX:
-        raise ValueError(f"{result} is outside the int32 range")
-    return result
+    return int(number)
 
 
 def canonical_base64(value: object) -> str:
@@ -146,6 +159,8 @@ def unset_if_empty(value: Any) -> Any:
 
 Int32 = Annotated[int, BeforeValidator(_int32)]
 NonNegativeInt32 = Annotated[int, BeforeValidator(_int32), Field(ge=0)]
+# int64 is a decimal string in ProtoJSON (a JSON number loses precision past 2**53); read as either.
+NonNegativeInt64 = Annotated[int, BeforeValidator(_int64), Field(ge=0), PlainSerializer(str, return_type=str)]
 Bytes = Annotated[str, BeforeValidator(canonical_base64)]
 Timestamp = Annotated[datetime, BeforeValidator(parse_timestamp), PlainSerializer(format_timestamp)]
 # A proto3 string without `optional`: "" is the default, so it means unset.

@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, StrictBool, model_validator
 
 from a2a_core.protocol.v1.wire.parts import Artifact, Message
 from a2a_core.protocol.v1.wire.protojson import (
+    NonNegativeInt64,
     ProtoModel,
     RequiredStr,
     Str,
@@ -48,6 +49,8 @@ class Task(ProtoModel):
     artifacts: list[Artifact] | None = None
     history: list[Message] | None = None
     metadata: Struct | None = None
+    # A2A 1.1 (draft, field 7 / 5 / 7): set only in answers to 1.1 requests.
+    generation: NonNegativeInt64 | None = None
 
 
 class TaskStatusUpdateEvent(ProtoModel):
@@ -55,6 +58,8 @@ class TaskStatusUpdateEvent(ProtoModel):
     context_id: RequiredStr
     status: TaskStatus
     metadata: Struct | None = None
+    # A2A 1.1 (draft, field 7 / 5 / 7): set only in answers to 1.1 requests.
+    generation: NonNegativeInt64 | None = None
 
 
 class TaskArtifactUpdateEvent(ProtoModel):
@@ -65,6 +70,8 @@ class TaskArtifactUpdateEvent(ProtoModel):
     append: StrictBool | None = None
     last_chunk: StrictBool | None = None
     metadata: Struct | None = None
+    # A2A 1.1 (draft, field 7 / 5 / 7): set only in answers to 1.1 requests.
+    generation: NonNegativeInt64 | None = None
 
 
 STREAM_PAYLOAD = ("task", "message", "status_update", "artifact_update")
