@@ -16,6 +16,7 @@ from aws_cdk.assertions import Template
 from cfnlint.api import lint  # type: ignore[import-untyped]
 from cfnlint.config import ManualArgs  # type: ignore[import-untyped]
 
+from a2a_core.aws.resources import LONG_TURN_RECEIVES
 from a2a_core.bundling import modules
 from a2a_core.bundling.build import KIT_SOURCE
 from a2a_core.bundling.plan import BOTOCORE_FAMILY, LONG_WORKER, BundleOptions, BundlePlan
@@ -24,6 +25,7 @@ from a2a_core.cdk.assets import SKIP_BUNDLING_CONTEXT
 from a2a_core.cdk.long_worker import LAUNCHER_VARIABLES
 from a2a_core.cdk.options import ConfigurationError, LongTurnOptions
 from a2a_core.cdk.testing import checked_app, properties, resource
+from a2a_core.core.turn.worker import MAX_ATTEMPTS
 from a2a_core.project import find_project
 
 PROFILE = "us.anthropic.claude-sonnet-4-20250514-v1:0"
@@ -277,3 +279,17 @@ def test_a_vpc_of_the_deployers_with_private_subnets(tmp_path: Path) -> None:
     assert set(service.long_turns.subnets.subnet_ids) == private
     task = properties(template, "AWS::ECS::TaskDefinition", "LongTurns/Task/Resource")
     assert (task["Cpu"], task["Memory"]) == ("2048", "8192")
+
+
+def _max_receives(template: Template) -> int:
+    (queue,) = [
+        body for logical, body in template.find_resources("AWS::SQS::Queue").items() if "Runs" in logical
+    ]
+    return int(queue["Properties"]["RedrivePolicy"]["maxReceiveCount"])
+
+
+def test_the_run_queue_has_room_for_launches_beside_the_attempts(long: Template, default: Template) -> None:
+    # A launch that never starts an attempt (no capacity) is a receive too; attempts stay bounded
+    # by the task log (the hand-off fails the turn after MAX_ATTEMPTS claims).
+    assert _max_receives(long) == LONG_TURN_RECEIVES > MAX_ATTEMPTS
+    assert _max_receives(default) == MAX_ATTEMPTS

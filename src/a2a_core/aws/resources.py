@@ -79,6 +79,14 @@ class QueueSpec:
         return 6 * self.worker_timeout_seconds
 
 
+# A long-turn project's run message is received once per launch of the long-turn worker, and a
+# launch may fail before any attempt starts (no Fargate capacity, a container that never starts
+# within its grace): room for those beside the attempts, which the task log still bounds (the
+# hand-off fails the turn once MAX_ATTEMPTS were claimed), so the dead-letter queue is only the
+# backstop for a turn that can never be launched.
+LONG_TURN_RECEIVES = 10
+
+
 @dataclass(frozen=True)
 class PushQueueSpec:
     """The push dead-letter queue: notifications no webhook accepted, kept for replay."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from aws_cdk import Duration, RemovalPolicy
@@ -23,6 +24,7 @@ from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from a2a_core.aws.resources import LONG_TURN_RECEIVES, QUEUE
 from a2a_core.bundling.plan import BundleOptions, BundlePlan
 from a2a_core.cdk import acknowledgments, web_adapter
 from a2a_core.cdk.alarms import ServiceAlarms
@@ -213,8 +215,15 @@ class A2AService(Construct):
         self, retention_days: int, worker: FunctionOptions, dead_letter: FunctionOptions
     ) -> None:
         self.storage = TaskStorage(self, "Storage", retention_days=retention_days)
+        long_turns = self.max_turn_seconds is not None and self.max_turn_seconds > lambda_turn_limit(
+            worker.timeout
+        )
         self.queues = RunQueues(
-            self, "Queues", worker_timeout=worker.timeout, dead_letter_timeout=dead_letter.timeout
+            self,
+            "Queues",
+            worker_timeout=worker.timeout,
+            dead_letter_timeout=dead_letter.timeout,
+            spec=replace(QUEUE, max_receive_count=LONG_TURN_RECEIVES) if long_turns else QUEUE,
         )
         self.signing_key = kms.Key(
             self,
