@@ -149,6 +149,18 @@ def client_factory(
     return make
 
 
+def warm_tls(region: str, endpoint_url: str | None = None) -> None:
+    """Load the CA file the lean clients check ``region``'s AWS certificates against (before a
+    SnapStart snapshot: its first request then does not)."""
+    from urllib.parse import urlsplit
+
+    from a2a_core.aws.http_pool import tls_context
+
+    url = lean_endpoint("dynamodb", region, endpoint_url)
+    if url is not None and url.startswith("https://"):
+        tls_context(urlsplit(url).hostname or "")
+
+
 def lean_endpoint(service: str, region: str, endpoint_url: str | None = None) -> str | None:
     """Where the lean client sends ``service``'s requests, or None where only botocore knows."""
     from a2a_core.aws.json_client import SERVICES

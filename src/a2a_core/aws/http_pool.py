@@ -124,16 +124,6 @@ class HttpPool:
         return http.client.HTTPConnection(self.host, self.port, timeout=self.connect_timeout)
 
 
-def warm_tls(region: str, endpoint_url: str | None = None) -> None:
-    """Load the CA file the lean clients check ``region``'s AWS certificates against (before a
-    SnapStart snapshot: its first request then does not)."""
-    from a2a_core.aws.clients import lean_endpoint
-
-    url = lean_endpoint("dynamodb", region, endpoint_url)
-    if url is not None and url.startswith("https://"):
-        tls_context(urlsplit(url).hostname or "")
-
-
 def tls_context(host: str) -> ssl.SSLContext:
     """The context for ``host``'s certificates (see the module's docstring)."""
     bundle = os.environ.get("AWS_CA_BUNDLE")

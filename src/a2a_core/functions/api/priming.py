@@ -110,6 +110,6 @@ async def _json(app: Any, method: str, path: str, body: Any, headers: dict[str, 
 
 def _tls(settings: Settings) -> None:
     """Load the CA file the lean clients check AWS's certificates against."""
-    from a2a_core.aws.http_pool import warm_tls
+    from a2a_core.aws.clients import warm_tls
 
     warm_tls(settings.aws_region, settings.aws_endpoint_url)

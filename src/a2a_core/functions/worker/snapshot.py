@@ -30,7 +30,7 @@ _pools: list[weakref.ref[Any]] = []
 
 def prime(adapters: Adapters) -> None:
     """Before the snapshot: the work a first turn would otherwise do, and the pools to reset."""
-    from a2a_core.aws.http_pool import warm_tls
+    from a2a_core.aws.clients import warm_tls
 
     warm_tls(adapters.settings.aws_region, adapters.settings.aws_endpoint_url)
     _credentials(adapters)
