@@ -161,10 +161,7 @@ class DynamoDBTaskStore(TaskStore):
         body_size = len(commit.model_dump_json(exclude_none=True).encode())
         refs = await self._bodies.place_snapshot(placed, commit, body_size, snapshot)
         value, stale = (SNAPSHOT_REF, SNAPSHOT) if refs else (SNAPSHOT, SNAPSHOT_REF)
-        key = {
-            TABLE.partition_key: {"S": task_key(commit.task_id)},
-            TABLE.sort_key: {"S": event_key(commit.first_seq)},
-        }
+        key = _commit_key(commit)
         try:
             # An update, not a put: only the snapshot changes, and the stream sees a MODIFY, which
             # no consumer of new commits (INSERTs) mistakes for one.
@@ -183,10 +180,7 @@ class DynamoDBTaskStore(TaskStore):
         return True
 
     async def renew_lease(self, commit: Commit, lease_until: float) -> bool:
-        key = {
-            TABLE.partition_key: {"S": task_key(commit.task_id)},
-            TABLE.sort_key: {"S": event_key(commit.first_seq)},
-        }
+        key = _commit_key(commit)
         try:
             # In place, as `attach_snapshot`: a MODIFY no consumer of new commits takes for one.
             # The lease only moves later, so a renewal that arrives late changes nothing.
@@ -306,3 +300,11 @@ class DynamoDBTaskStore(TaskStore):
 
 def _references(item: Item, ref: str) -> bool:
     return any(item.get(name, {}).get("S") == ref for name in (BODY_REF, SNAPSHOT_REF))
+
+
+def _commit_key(commit: Commit) -> Item:
+    """The key of ``commit``'s item in its task's log."""
+    return {
+        TABLE.partition_key: {"S": task_key(commit.task_id)},
+        TABLE.sort_key: {"S": event_key(commit.first_seq)},
+    }
